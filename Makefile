@@ -1,0 +1,38 @@
+# Two commands do all the set-up on a fresh machine with Python 3.11:
+#   make reproduce   paper-scale rebuild of every figure, table and claim (snakemake --cores 8)
+#   make test        the whole test suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+CORES ?= 8
+STAMP := $(VENV)/.installed
+
+.PHONY: reproduce test smoke lint dryrun clean venv
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+reproduce: $(STAMP)
+	$(BIN)/snakemake --cores $(CORES)
+
+smoke: $(STAMP)
+	$(BIN)/snakemake --cores 2 --configfile config/smoke.yaml
+
+dryrun: $(STAMP)
+	$(BIN)/snakemake -n --cores $(CORES)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests workflow/scripts benchmarks
+	$(BIN)/snakefmt --check Snakefile workflow/rules
+	$(BIN)/snakemake --lint --configfile config/smoke.yaml
+
+clean:
+	rm -rf results .snakemake logs

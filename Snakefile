@@ -1,0 +1,22 @@
+# dpbandits-replication: rebuilds the figures, tables and claim verdicts of four papers on
+# differentially private bandits. Quick start: `make reproduce` (paper scale) or
+#   snakemake --cores 2 --configfile config/smoke.yaml   (every rule, tiny scale)
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/online.smk"
+include: "workflow/rules/audit.smk"
+include: "workflow/rules/claims.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        online_figures(),
+        "reports/tables/online/final_regret.tex",
+        "reports/tables/online/final_regret.csv",
+        "reports/claims.csv",
+        "reports/claims.md",

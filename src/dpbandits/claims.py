@@ -1,0 +1,120 @@
+"""The Claim record every check returns, and the writers of ``reports/claims.csv`` / ``.md``.
+
+Schema (ARCHITECTURE.md, output contract):
+``paper, check_id, source, kind, claim, statistic, value, ci_low, ci_high, criterion, verdict,
+n_runs, scale``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import pandas as pd
+
+from dpbandits.io import atomic_path
+
+__all__ = ["Claim", "COLUMNS", "KINDS", "VERDICTS", "write_claims", "read_claims",
+           "combine_claims", "render_claims_markdown"]
+
+KINDS = ("figure", "theorem", "lemma", "lower_bound", "privacy", "erratum", "baseline", "report")
+VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "REPORT")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One verdict on one claim of a paper."""
+
+    paper: str
+    check_id: str
+    source: str
+    kind: str
+    claim: str
+    statistic: str
+    value: float
+    ci_low: float
+    ci_high: float
+    criterion: str
+    verdict: str
+    n_runs: int
+    scale: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"Claim.kind must be one of {KINDS}, got {self.kind!r}")
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"Claim.verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if not self.check_id:
+            raise ValueError("Claim.check_id must not be empty")
+
+
+COLUMNS = [f.name for f in fields(Claim)]
+
+
+def write_claims(claims: Iterable[Claim], path: str | Path) -> None:
+    """Write claim rows as CSV (atomically)."""
+    frame = pd.DataFrame([asdict(c) for c in claims], columns=COLUMNS)
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, index=False)
+
+
+def read_claims(path: str | Path) -> list[Claim]:
+    frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    missing = set(COLUMNS) - set(frame.columns)
+    if missing:
+        raise ValueError(f"{path}: missing claim columns {sorted(missing)}")
+    out = []
+    for row in frame[COLUMNS].to_dict(orient="records"):
+        for key in ("value", "ci_low", "ci_high"):
+            row[key] = float(row[key]) if row[key] == row[key] else math.nan
+        row["n_runs"] = int(row["n_runs"])
+        out.append(Claim(**row))
+    return out
+
+
+def combine_claims(paths: Iterable[str | Path]) -> pd.DataFrame:
+    """Union of per-check claim files, sorted by paper and check id; duplicate ids are an error."""
+    rows = [asdict(c) for p in paths for c in read_claims(p)]
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    dup = frame.duplicated(["paper", "check_id"], keep=False)
+    if dup.any():
+        raise ValueError(f"duplicate check ids: {sorted(set(frame.loc[dup, 'check_id']))}")
+    return frame.sort_values(["paper", "check_id"], kind="stable").reset_index(drop=True)
+
+
+def _fmt(x) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    if isinstance(x, float):
+        if x == 0 or 1e-3 <= abs(x) < 1e5:
+            return f"{x:.4g}"
+        return f"{x:.3e}"
+    return str(x)
+
+
+def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
+    """Human-readable claims, grouped by paper, with a one-line summary per paper."""
+    titles = titles or {}
+    lines = ["# Claims and verdicts", "",
+             "Each row is one check of one claim of a paper (see `claims.csv` for the same data).",
+             "PASS / FAIL / INCONCLUSIVE are statistical verdicts; REPORT rows are informational.",
+             ""]
+    for paper, group in frame.groupby("paper", sort=True):
+        counts = group["verdict"].value_counts()
+        summary = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+        lines += [f"## {paper}: {titles.get(paper, '')}".rstrip(": "), "", f"**Summary:** {summary}.", ""]
+        lines += ["| check | source | kind | claim | statistic | value [95% CI] | criterion | verdict | runs |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for r in group.itertuples(index=False):
+            ci = f" [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]" if _fmt(r.ci_low) or _fmt(r.ci_high) else ""
+            cells = [r.check_id, r.source, r.kind, r.claim, r.statistic, f"{_fmt(r.value)}{ci}",
+                     r.criterion, f"**{r.verdict}**", str(r.n_runs)]
+            lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
+        fails = group[group["verdict"] == "FAIL"]
+        if len(fails):
+            lines += ["", "Failures:"]
+            lines += [f"- `{r.check_id}`: {r.claim} ({r.criterion})" for r in fails.itertuples()]
+        lines.append("")
+    return "\n".join(lines)

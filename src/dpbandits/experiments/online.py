@@ -1,0 +1,167 @@
+"""Experiments of the online paper: the grid of Figures 1-2 (settings x epsilons x algorithms,
+plus the non-private reference lines), its seed blocks and its Parquet files.
+
+File layout (ARCHITECTURE.md data flow):
+    results/sim/online/figures/{setting}/{algorithm}/eps{eps}/block{block}.parquet
+with ``eps`` = ``nonprivate`` for the reference lines, then
+    results/agg/online/figures.parquet       (long: one row per run and checkpoint)
+    results/agg/online/figures_runs.parquet  (one row per run: final regret, pulls, releases)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from dpbandits.io import atomic_path
+from dpbandits.online.registry import ALGORITHMS, simulate_cell
+from dpbandits.rng import derive_seed
+from dpbandits.sim.checkpoints import checkpoint_grid
+
+__all__ = ["Cell", "figure_cells", "figure_checkpoints", "simulate_block", "write_block",
+           "read_block", "aggregate_blocks", "NONPRIVATE"]
+
+NONPRIVATE = "nonprivate"
+PAPER = "online"
+EXPERIMENT = "figures"
+
+
+@dataclass(frozen=True)
+class Cell:
+    setting: str
+    algorithm: str
+    eps: str  # formatted epsilon, or NONPRIVATE
+    block: int
+
+    @property
+    def path(self) -> str:
+        return (f"results/sim/{PAPER}/{EXPERIMENT}/{self.setting}/{self.algorithm}/"
+                f"eps{self.eps}/block{self.block}.parquet")
+
+
+def format_eps(eps: float) -> str:
+    return f"{float(eps):g}"
+
+
+def block_runs(fig: dict, block: int) -> range:
+    size = fig["runs_per_job"]
+    return range(block * size, min(fig["runs"], (block + 1) * size))
+
+
+def n_blocks(fig: dict) -> int:
+    return math.ceil(fig["runs"] / fig["runs_per_job"])
+
+
+def figure_cells(config: dict) -> list[Cell]:
+    fig = config["online"]["figures"]
+    cells = []
+    for setting in fig["settings"]:
+        for b in range(n_blocks(fig)):
+            for alg in fig["algorithms"]:
+                cells += [Cell(setting, alg, format_eps(e), b) for e in fig["epsilons"]]
+            cells += [Cell(setting, ref, NONPRIVATE, b) for ref in fig["references"]]
+    return cells
+
+
+def figure_checkpoints(config: dict) -> np.ndarray:
+    fig = config["online"]["figures"]
+    grid = checkpoint_grid(fig["horizon"], fig["checkpoints"]["log"], fig["checkpoints"]["linear"])
+    decades = 10 ** np.arange(0, int(np.log10(fig["horizon"])) + 1)  # FIG-SHAPE increments
+    return np.union1d(grid, decades[decades <= fig["horizon"]]).astype(np.int64)
+
+
+def simulate_block(config: dict, cell: Cell) -> pd.DataFrame:
+    """Run the seed block of one cell with the fast engines; one row per run."""
+    fig = config["online"]["figures"]
+    if cell.setting not in fig["settings"]:
+        raise ValueError(f"unknown setting {cell.setting!r}; allowed: {sorted(fig['settings'])}")
+    runs = block_runs(fig, cell.block)
+    if len(runs) == 0:
+        raise ValueError(f"block {cell.block} is empty for runs={fig['runs']}")
+    means = fig["settings"][cell.setting]["means"]
+    eps = None if cell.eps == NONPRIVATE else float(cell.eps)
+    checkpoints = figure_checkpoints(config)
+    seed = derive_seed(config["seed"], PAPER, EXPERIMENT, cell.setting, cell.algorithm,
+                       cell.eps, f"block{cell.block}")
+    res = simulate_cell(cell.algorithm, means, eps, fig["horizon"], checkpoints, len(runs), seed,
+                        params={"alpha": fig["adap_alpha"]})
+    return pd.DataFrame({
+        "setting": cell.setting,
+        "algorithm": cell.algorithm,
+        "epsilon": np.nan if eps is None else eps,
+        "run": np.asarray(runs, dtype=np.int64),
+        "final_regret": res.regret[:, -1],
+        "regret": list(res.regret),
+        "pulls": list(res.pulls),
+        "releases": list(res.releases),
+    })
+
+
+def write_block(frame: pd.DataFrame, checkpoints: np.ndarray, path: str) -> None:
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[b"dpbandits.checkpoints"] = json.dumps([int(c) for c in checkpoints]).encode()
+    table = table.replace_schema_metadata(meta)
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp)
+
+
+def read_block(path: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """Read one block; a truncated or corrupted file raises (never silently aggregated)."""
+    table = pq.read_table(path)
+    meta = table.schema.metadata or {}
+    if b"dpbandits.checkpoints" not in meta:
+        raise ValueError(f"{path}: not a dpbandits simulation block (no checkpoint metadata)")
+    checkpoints = np.array(json.loads(meta[b"dpbandits.checkpoints"]), dtype=np.int64)
+    frame = table.to_pandas()
+    lengths = frame["regret"].map(len)
+    if (lengths != checkpoints.size).any():
+        raise ValueError(f"{path}: regret trajectories do not match the checkpoint grid")
+    return frame, checkpoints
+
+
+def aggregate_blocks(paths: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Long table (setting, algorithm, epsilon, run, t, regret) and the per-run table."""
+    longs, runs = [], []
+    grid = None
+    for path in paths:
+        frame, checkpoints = read_block(path)
+        if grid is None:
+            grid = checkpoints
+        elif not np.array_equal(grid, checkpoints):
+            raise ValueError(f"{path}: checkpoint grid differs from the other blocks")
+        regret = np.stack(frame["regret"].to_numpy())
+        n = len(frame)
+        longs.append(pd.DataFrame({
+            "setting": np.repeat(frame["setting"].to_numpy(), grid.size),
+            "algorithm": np.repeat(frame["algorithm"].to_numpy(), grid.size),
+            "epsilon": np.repeat(frame["epsilon"].to_numpy(), grid.size),
+            "run": np.repeat(frame["run"].to_numpy(), grid.size),
+            "t": np.tile(grid, n),
+            "regret": regret.ravel(),
+        }))
+        pulls = np.stack(frame["pulls"].to_numpy())
+        releases = np.stack(frame["releases"].to_numpy())
+        per_run = frame[["setting", "algorithm", "epsilon", "run", "final_regret"]].copy()
+        for j in range(pulls.shape[1]):
+            per_run[f"pulls_{j}"] = pulls[:, j]
+            per_run[f"releases_{j}"] = releases[:, j]
+        runs.append(per_run)
+    long = pd.concat(longs, ignore_index=True)
+    per_run = pd.concat(runs, ignore_index=True)
+    keys = ["setting", "algorithm", "epsilon", "run"]
+    if per_run.duplicated(keys).any():
+        raise ValueError("duplicate runs across blocks")
+    long = long.sort_values([*keys, "t"], kind="stable").reset_index(drop=True)
+    per_run = per_run.sort_values(keys, kind="stable").reset_index(drop=True)
+    return long, per_run
+
+
+def label(algorithm: str) -> str:
+    return ALGORITHMS[algorithm].label

@@ -1,0 +1,94 @@
+"""Figures 1-2 and the final-regret table of the online paper (section 6).
+
+Each figure: one panel per epsilon, cumulative pseudo-regret against the round, run mean with a
++-1 s.d. band (spec section 4, "Not stated": error bars). The non-private references are drawn
+dashed in every panel, labelled as additions.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from dpbandits.online.registry import ALGORITHMS
+from dpbandits.plotting import algorithm_palette, apply_style, save_figure
+from dpbandits.stats import mean_ci
+from dpbandits.tables import write_table
+
+__all__ = ["plot_setting", "final_regret_table"]
+
+
+def _curves(long: pd.DataFrame) -> pd.DataFrame:
+    return (long.groupby(["algorithm", "epsilon", "t"], dropna=False)["regret"]
+            .agg(["mean", "std"]).reset_index())
+
+
+def plot_setting(long: pd.DataFrame, setting: str, means, pdf_path, png_path,
+                 log_x: bool = False, linear_grid: np.ndarray | None = None) -> None:
+    """One figure (3 panels for the paper's 3 epsilons) for one arm-mean setting."""
+    apply_style()
+    data = long[long.setting == setting]
+    if data.empty:
+        raise ValueError(f"no data for setting {setting!r}")
+    if linear_grid is not None and not log_x:
+        data = data[data.t.isin(linear_grid)]
+    curves = _curves(data)
+    epsilons = sorted(curves.epsilon.dropna().unique())
+    names = list(ALGORITHMS)
+    palette = algorithm_palette(names)
+    fig, axes = plt.subplots(1, len(epsilons), figsize=(4.2 * len(epsilons), 3.6), sharey=False)
+    axes = np.atleast_1d(axes)
+    for ax, eps, letter in zip(axes, epsilons, "abcdefgh", strict=False):
+        for name in names:
+            info = ALGORITHMS[name]
+            sel = curves[(curves.algorithm == name)
+                         & (np.isclose(curves.epsilon, eps) if info.private else curves.epsilon.isna())]
+            if sel.empty:
+                continue
+            t, m, s = sel.t.to_numpy(), sel["mean"].to_numpy(), sel["std"].fillna(0).to_numpy()
+            style = "-" if info.private else "--"
+            ax.plot(t, m, style, color=palette[name], label=info.label, lw=1.6)
+            ax.fill_between(t, m - s, m + s, color=palette[name], alpha=0.18, lw=0)
+        ax.set_title(f"({letter}) $\\epsilon$ = {eps:g}")
+        ax.set_xlabel("round t")
+        if log_x:
+            ax.set_xscale("log")
+        ax.set_ylim(bottom=0)
+    axes[0].set_ylabel("cumulative pseudo-regret")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)), frameon=False,
+               bbox_to_anchor=(0.5, -0.08))
+    mu = ", ".join(f"{m:g}" for m in means)
+    n_runs = data.groupby(["algorithm", "epsilon"], dropna=False).run.nunique().min()
+    fig.suptitle(f"{setting}: $\\mu$ = ({mu}), mean $\\pm$ 1 s.d. over {n_runs} runs", y=1.02)
+    save_figure(fig, pdf_path, png_path)
+
+
+def final_regret_table(per_run: pd.DataFrame, horizon: int, tex_path, csv_path,
+                       rng: np.random.Generator, n_boot: int = 2000) -> pd.DataFrame:
+    """Final regret per (setting, epsilon, algorithm): mean, s.d., bootstrap 95% CI of the mean."""
+    rows = []
+    for (setting, eps, alg), g in per_run.groupby(["setting", "epsilon", "algorithm"], dropna=False):
+        values = g.final_regret.to_numpy()
+        mean, lo, hi = mean_ci(values, rng, n_boot)
+        rows.append({"setting": setting, "epsilon": eps, "algorithm": alg,
+                     "label": ALGORITHMS[alg].label, "T": horizon, "n_runs": len(values),
+                     "mean": mean, "sd": float(values.std(ddof=1)), "ci_low": lo, "ci_high": hi})
+    frame = pd.DataFrame(rows)
+    order = {name: i for i, name in enumerate(ALGORITHMS)}
+    frame = frame.sort_values(["setting", "epsilon", "algorithm"],
+                              key=lambda c: c.map(order) if c.name == "algorithm" else c,
+                              na_position="last").reset_index(drop=True)
+    display = pd.DataFrame({
+        "Setting": frame.setting,
+        "epsilon": frame.epsilon.map(lambda e: "--" if pd.isna(e) else f"{e:g}"),
+        "Algorithm": frame.label,
+        "Mean regret": frame["mean"].map(lambda v: f"{v:,.0f}"),
+        "s.d.": frame.sd.map(lambda v: f"{v:,.0f}"),
+        "95% CI": [f"[{a:,.0f}, {b:,.0f}]" for a, b in zip(frame.ci_low, frame.ci_high, strict=True)],
+    })
+    write_table(frame, tex_path, csv_path,
+                caption=f"Final pseudo-regret at T = {horizon:,} (mean over runs, bootstrap 95% CI).",
+                label="tab:online-final-regret", display=display, align="lllrrr")
+    return frame

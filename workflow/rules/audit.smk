@@ -1,0 +1,35 @@
+# Black-box privacy audits (each with a negative control the audit must catch).
+
+
+rule audit_online_dp_se:
+    """DP-SE's epoch elimination (Sajed & Sheffet 2019) on neighbouring reward tables."""
+    output:
+        "results/claims/online/P-AUDIT-DPSE.csv",
+    log:
+        "logs/audit/online_dp_se.log",
+    conda:
+        "../envs/dpbandits.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        mechanism="dp_se",
+    script:
+        "../scripts/online_audit.py"
+
+
+rule audit_online_lazy_dp_ts_release:
+    """Lazy-DP-TS's (and Alg. 1's) doubling-batch Laplace release on neighbouring streams."""
+    output:
+        "results/claims/online/P-AUDIT-LAZY-RELEASE.csv",
+    log:
+        "logs/audit/online_lazy_release.log",
+    conda:
+        "../envs/dpbandits.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=10,
+    params:
+        mechanism="lazy_release",
+    script:
+        "../scripts/online_audit.py"

@@ -1,0 +1,55 @@
+# Shared set-up: config validation (before any job runs) and helper functions, so that rules
+# carry no lambdas.
+from pathlib import Path
+
+from dpbandits.config import validate_config
+from dpbandits.experiments import online as online_exp
+
+validate_config(
+    config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
+)
+
+ONLINE_FIG = config["online"]["figures"]
+
+
+wildcard_constraints:
+    setting="[A-Za-z0-9_]+",
+    algorithm="[a-z0-9_]+",
+    eps="[0-9.e+-]+|nonprivate",
+    block="[0-9]+",
+    figure="[A-Za-z0-9_]+",
+    check="[A-Za-z0-9_-]+",
+
+
+def online_sim_blocks(wildcards=None):
+    """Every simulation block of the Figures 1-2 grid."""
+    return [cell.path for cell in online_exp.figure_cells(config)]
+
+
+def online_figure_setting(wildcards):
+    for setting, spec in ONLINE_FIG["settings"].items():
+        if spec["figure"] == wildcards.figure:
+            return setting
+    raise ValueError(f"no setting draws figure {wildcards.figure!r}")
+
+
+def online_figures():
+    names = [spec["figure"] for spec in ONLINE_FIG["settings"].values()]
+    return expand(
+        "reports/figures/online/{figure}{variant}.{ext}",
+        figure=names,
+        variant=["", "_logx"],
+        ext=["pdf", "png"],
+    )
+
+
+def online_claim_files():
+    checks = [
+        "FIG-C1",
+        "FIG-C2",
+        "FIG-SHAPE",
+        "FIG-EPS",
+        "P-AUDIT-DPSE",
+        "P-AUDIT-LAZY-RELEASE",
+    ]
+    return expand("results/claims/online/{check}.csv", check=checks)
