@@ -61,14 +61,15 @@ def write_claims(claims: Iterable[Claim], path: str | Path) -> None:
 
 
 def read_claims(path: str | Path) -> list[Claim]:
-    frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    """Read claim rows; text columns stay text, empty numbers become NaN."""
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     missing = set(COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"{path}: missing claim columns {sorted(missing)}")
     out = []
     for row in frame[COLUMNS].to_dict(orient="records"):
         for key in ("value", "ci_low", "ci_high"):
-            row[key] = float(row[key]) if row[key] == row[key] else math.nan
+            row[key] = float(row[key]) if row[key] != "" else math.nan
         row["n_runs"] = int(row["n_runs"])
         out.append(Claim(**row))
     return out

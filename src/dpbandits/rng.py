@@ -9,6 +9,7 @@ never from job order, so results are identical whatever ``--cores``, executor or
 from __future__ import annotations
 
 import hashlib
+import json
 
 import numpy as np
 
@@ -16,13 +17,17 @@ __all__ = ["derive_seed", "make_rng", "stream_rngs"]
 
 
 def _describe(unit: tuple[object, ...]) -> str:
+    """Unambiguous text of a unit: each part tagged with its type, JSON-encoded, so that
+    ("a/b",) and ("a", "b"), or 1 and "1", never collide."""
     parts = []
     for u in unit:
-        if isinstance(u, float):
-            parts.append(repr(float(u)))
+        if isinstance(u, (float, np.floating)):
+            parts.append(["float", repr(float(u))])
+        elif isinstance(u, (int, np.integer)) and not isinstance(u, bool):
+            parts.append(["int", str(int(u))])
         else:
-            parts.append(str(u))
-    return "/".join(parts)
+            parts.append([type(u).__name__, str(u)])
+    return json.dumps(parts, separators=(",", ":"))
 
 
 def derive_seed(root_seed: int, *unit: object) -> np.random.SeedSequence:
@@ -34,7 +39,7 @@ def derive_seed(root_seed: int, *unit: object) -> np.random.SeedSequence:
     if not isinstance(root_seed, (int, np.integer)) or isinstance(root_seed, bool) or root_seed < 0:
         raise ValueError(f"root seed must be an int >= 0, got {root_seed!r}")
     digest = hashlib.sha256(_describe(unit).encode("utf-8")).digest()
-    words = np.frombuffer(digest, dtype=np.uint32).tolist()
+    words = np.frombuffer(digest, dtype="<u4").tolist()
     return np.random.SeedSequence(entropy=[int(root_seed), *words])
 
 
@@ -52,7 +57,7 @@ def stream_rngs(seed: np.random.SeedSequence, names: tuple[str, ...]) -> dict[st
     out = {}
     for name in names:
         digest = hashlib.sha256(name.encode("utf-8")).digest()
-        words = np.frombuffer(digest, dtype=np.uint32).tolist()
+        words = np.frombuffer(digest, dtype="<u4").tolist()
         child = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, *words))
         out[name] = np.random.default_rng(child)
     return out

@@ -22,7 +22,8 @@ def _finals(per_run: pd.DataFrame, setting: str, algorithm: str, eps: float) -> 
                    & np.isclose(per_run.epsilon, eps)]
     if rows.empty:
         raise ValueError(f"no runs for {algorithm} in {setting} at epsilon={eps}")
-    return rows.sort_values("run")["final_regret"].to_numpy()
+    # Rounded: engines accumulate gaps differently, so equal regrets can differ in the last bits.
+    return np.round(rows.sort_values("run")["final_regret"].to_numpy(), 6)
 
 
 def _panels(per_run: pd.DataFrame):

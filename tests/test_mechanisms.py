@@ -1,0 +1,349 @@
+"""Privacy mechanisms: noise scales, privacy accounting and error variances.
+
+Monte Carlo checks use fixed seeds; tolerances are computed from theory (standard error of a
+sample variance from the fourth cumulant of the Laplace law) and set at 5 standard errors, except
+the Fact 16 tail check, which uses 3 standard errors as the specification asks (fixed seed).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpbandits.mechanisms import (
+    BinaryTreeCounter,
+    HybridCounter,
+    LaplaceMechanism,
+    laplace_tail_probability,
+)
+
+N_SIGMA = 5.0
+
+
+def _var_se(scales, n: int) -> tuple[float, float]:
+    """Variance of a sum of independent Lap(b_i), and the s.e. of its mean-zero estimator.
+
+    For X = sum_i Lap(b_i): Var X = 2 sum b_i^2, fourth cumulant 12 sum b_i^4, so
+    Var(X^2) = kappa4 + 2 (Var X)^2 and se(mean(X^2)) = sqrt(Var(X^2) / n).
+    """
+    scales = np.asarray(scales, dtype=float)
+    var = 2.0 * np.sum(scales**2)
+    kappa4 = 12.0 * np.sum(scales**4)
+    return float(var), math.sqrt((kappa4 + 2.0 * var**2) / n)
+
+
+# ----------------------------------------------------------------------------------------------
+# Laplace mechanism
+# ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("epsilon", "sensitivity"), [(1.0, 1.0), (0.25, 1.0), (0.5, 3.0), (2.0, 0.5)])
+def test_laplace_scale_and_effective_epsilon(epsilon, sensitivity):
+    mech = LaplaceMechanism(epsilon=epsilon, sensitivity=sensitivity)
+    assert mech.scale == pytest.approx(sensitivity / epsilon)
+    assert mech.effective_epsilon == pytest.approx(epsilon)
+
+
+def test_laplace_noise_multiplier_mutant_has_weaker_privacy():
+    mech = LaplaceMechanism(epsilon=1.0, sensitivity=2.0, noise_multiplier=0.25)
+    assert mech.scale == pytest.approx(0.25 * 2.0 / 1.0)
+    assert mech.effective_epsilon == pytest.approx(1.0 / 0.25)
+
+
+@pytest.mark.parametrize(("epsilon", "sensitivity"), [(1.0, 1.0), (0.25, 2.0)])
+def test_laplace_empirical_variance(epsilon, sensitivity):
+    mech = LaplaceMechanism(epsilon=epsilon, sensitivity=sensitivity)
+    rng = np.random.default_rng(20240601)
+    n = 200_000
+    x = mech.noise(rng, size=n)
+    assert x.shape == (n,)
+    var, se = _var_se([mech.scale], n)
+    assert var == pytest.approx(2.0 * (sensitivity / epsilon) ** 2)
+    assert abs(np.mean(x**2) - var) < N_SIGMA * se
+    # centred at zero: se of the mean is sqrt(var / n)
+    assert abs(np.mean(x)) < N_SIGMA * math.sqrt(var / n)
+    # it really is Laplace, not e.g. Gaussian with the same variance: E|X| = b
+    assert abs(np.mean(np.abs(x)) - mech.scale) < N_SIGMA * mech.scale / math.sqrt(n)
+
+
+def test_laplace_release_shapes():
+    mech = LaplaceMechanism(epsilon=1.0)
+    rng = np.random.default_rng(1)
+    scalar = mech.release(3.0, rng)
+    assert isinstance(scalar, float)
+    vec = mech.release(np.zeros((4, 3)), rng)
+    assert vec.shape == (4, 3)
+    assert np.all(vec != 0.0)
+    assert len(np.unique(vec)) == vec.size  # independent draws per coordinate
+
+
+@pytest.mark.parametrize("epsilon", [0.0, -1.0, -1e-9, math.inf, math.nan])
+def test_laplace_bad_epsilon(epsilon):
+    with pytest.raises(ValueError, match=r"^epsilon"):
+        LaplaceMechanism(epsilon=epsilon)
+
+
+@pytest.mark.parametrize("sensitivity", [0.0, -2.0, math.inf, math.nan])
+def test_laplace_bad_sensitivity(sensitivity):
+    with pytest.raises(ValueError, match=r"^sensitivity"):
+        LaplaceMechanism(epsilon=1.0, sensitivity=sensitivity)
+
+
+def test_laplace_bad_noise_multiplier():
+    with pytest.raises(ValueError, match=r"^noise_multiplier"):
+        LaplaceMechanism(epsilon=1.0, noise_multiplier=-0.5)
+
+
+def test_laplace_zero_noise_multiplier_is_exact():
+    mech = LaplaceMechanism(epsilon=0.5, sensitivity=1.0, noise_multiplier=0.0)
+    rng = np.random.default_rng(3)
+    assert mech.scale == 0.0
+    assert mech.effective_epsilon == math.inf
+    assert mech.noise(rng) == 0.0
+    assert np.array_equal(mech.noise(rng, size=5), np.zeros(5))
+    values = np.array([0.0, 1.5, -2.25])
+    assert np.array_equal(mech.release(values, rng), values)
+    assert mech.release(7.0, rng) == 7.0
+
+
+def test_laplace_tail_probability_formula():
+    b = 2.5
+    assert laplace_tail_probability(0.0, b) == pytest.approx(1.0)
+    for delta in (0.5, 0.1, 0.01, 1e-6):
+        assert laplace_tail_probability(b * math.log(1 / delta), b) == pytest.approx(delta)
+    xs = np.array([0.0, 1.0, 5.0])
+    np.testing.assert_allclose(laplace_tail_probability(xs, b), np.exp(-xs / b))
+
+
+@pytest.mark.parametrize("delta", [0.1, 0.01])
+def test_laplace_tail_probability_monte_carlo(delta):
+    """Fact 16: P(|Y| > b ln(1/delta)) = delta for Y ~ Lap(b)."""
+    mech = LaplaceMechanism(epsilon=0.5, sensitivity=1.0)  # b = 2
+    b = mech.scale
+    rng = np.random.default_rng(16)
+    n = 400_000
+    y = mech.noise(rng, size=n)
+    threshold = b * math.log(1.0 / delta)
+    freq = np.mean(np.abs(y) > threshold)
+    predicted = float(laplace_tail_probability(threshold, b))
+    assert predicted == pytest.approx(delta)
+    se = math.sqrt(delta * (1 - delta) / n)
+    assert abs(freq - predicted) < 3.0 * se
+
+
+# ----------------------------------------------------------------------------------------------
+# Binary tree counter
+# ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("max_length", "levels"), [(1, 1), (2, 2), (3, 2), (8, 4), (15, 4), (16, 5), (100, 7)])
+def test_tree_levels(max_length, levels):
+    counter = BinaryTreeCounter(max_length, 1.0, np.random.default_rng(0))
+    assert counter.levels == levels
+
+
+@pytest.mark.parametrize("max_length", [1, 5, 16, 37])
+def test_tree_exact_without_noise(max_length):
+    rng = np.random.default_rng(11)
+    counter = BinaryTreeCounter(max_length, 1.0, rng, noise_multiplier=0.0)
+    values = rng.uniform(0, 1, size=max_length)
+    values[::3] = np.round(values[::3])  # mix of 0/1 and fractional rewards
+    outputs = [counter.add(v) for v in values]
+    np.testing.assert_allclose(outputs, np.cumsum(values), rtol=0, atol=1e-12)
+    assert counter.t == max_length
+    assert counter.true_sum == pytest.approx(values.sum())
+    assert counter.value() == pytest.approx(values.sum())
+
+
+def test_tree_exceeding_max_length_raises():
+    counter = BinaryTreeCounter(4, 1.0, np.random.default_rng(0))
+    for _ in range(4):
+        counter.add(1.0)
+    with pytest.raises(ValueError, match="max_length"):
+        counter.add(1.0)
+
+
+@pytest.mark.parametrize("max_length", [0, -3])
+def test_tree_bad_max_length(max_length):
+    with pytest.raises(ValueError, match="max_length"):
+        BinaryTreeCounter(max_length, 1.0, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("max_length", [1, 7, 16, 20])
+def test_tree_every_element_in_exactly_levels_nodes(max_length):
+    counter = BinaryTreeCounter(max_length, 1.0, np.random.default_rng(0))
+    L = counter.levels
+    # all nodes that can ever be touched by a stream of max_length elements
+    all_nodes = {(h, j) for h in range(L) for j in range(1, (max_length - 1) // (1 << h) + 2)}
+    for t in range(1, max_length + 1):
+        nodes = counter.nodes_of(t)
+        assert len(nodes) == L
+        assert sorted(h for h, _ in nodes) == list(range(L))  # one node per level
+        for h, j in nodes:
+            assert (j - 1) * (1 << h) < t <= j * (1 << h)  # node (h, j) covers ((j-1)2^h, j 2^h]
+        # brute force: exactly L nodes of the whole tree contain t
+        containing = [(h, j) for h, j in all_nodes if (j - 1) * (1 << h) < t <= j * (1 << h)]
+        assert sorted(containing) == sorted(nodes)
+
+
+@pytest.mark.parametrize(("max_length", "epsilon"), [(16, 1.0), (1000, 0.25), (5, 0.5)])
+def test_tree_privacy_accounting(max_length, epsilon):
+    counter = BinaryTreeCounter(max_length, epsilon, np.random.default_rng(0))
+    L = counter.levels
+    assert counter.levels == math.floor(math.log2(max_length)) + 1
+    assert counter.epsilon == epsilon
+    assert counter.laplace.sensitivity == L  # l1 sensitivity of the node vector
+    assert counter.laplace.scale == pytest.approx(L / epsilon)
+    # Lap(L / eps) on a sensitivity-L vector is epsilon-DP
+    assert counter.laplace.sensitivity / counter.laplace.scale == pytest.approx(epsilon)
+    assert counter.laplace.effective_epsilon == pytest.approx(epsilon)
+
+
+def test_tree_noise_variance_formula():
+    eps = 0.5
+    counter = BinaryTreeCounter(16, eps, np.random.default_rng(0))
+    b = 5 / eps
+    for t, pop in [(1, 1), (3, 2), (7, 3), (8, 1), (15, 4), (16, 1)]:
+        assert counter.noise_variance(t) == pytest.approx(2 * pop * b**2)
+
+
+def _tree_errors(max_length, epsilon, reps, seed):
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 2, size=max_length).astype(float)
+    errors = np.empty((reps, max_length))
+    for r in range(reps):
+        counter = BinaryTreeCounter(max_length, epsilon, rng)
+        for i, v in enumerate(values):
+            errors[r, i] = counter.add(v) - counter.true_sum
+    return errors, counter
+
+
+def test_tree_empirical_error_variance():
+    eps, max_length, reps = 1.0, 16, 4000
+    errors, counter = _tree_errors(max_length, eps, reps, seed=2024)
+    L = counter.levels
+    for t in (1, 3, 7, 8, 16):
+        e = errors[:, t - 1]
+        popcount = bin(t).count("1")
+        var, se = _var_se([L / eps] * popcount, reps)
+        assert counter.noise_variance(t) == pytest.approx(var)
+        assert var == pytest.approx(2 * popcount * (L / eps) ** 2)
+        assert abs(np.mean(e**2) - var) < N_SIGMA * se, t
+        assert abs(np.mean(e)) < N_SIGMA * math.sqrt(var / reps), t
+
+
+def test_tree_errors_share_nodes():
+    """The tree reuses node noise: c_2 and c_3 share node (1,1); c_1 and c_2 share nothing.
+
+    A counter adding fresh noise of the right variance at every step would fail this.
+    """
+    eps, reps = 1.0, 4000
+    errors, counter = _tree_errors(16, eps, reps, seed=77)
+    b = counter.levels / eps
+    node_var = 2 * b**2
+
+    def cov(i, j):
+        return float(np.mean(errors[:, i - 1] * errors[:, j - 1]))
+
+    # se of mean(X*Y) for independent/shared Laplace parts, bounded by sqrt(E X^2 Y^2 / n)
+    def se(i, j):
+        return float(np.std(errors[:, i - 1] * errors[:, j - 1]) / math.sqrt(reps))
+
+    assert abs(cov(2, 3) - node_var) < N_SIGMA * se(2, 3)  # e_3 = n(0,3) + n(1,1), e_2 = n(1,1)
+    assert abs(cov(4, 6) - node_var) < N_SIGMA * se(4, 6)  # both contain n(2,1)
+    assert abs(cov(1, 2)) < N_SIGMA * se(1, 2)
+    assert abs(cov(3, 4)) < N_SIGMA * se(3, 4)
+    # 5 = 4 + 1 and 7 = 4 + 2 + 1: they share n(2,1) only (n(0,5) != n(0,7))
+    assert abs(cov(5, 7) - node_var) < N_SIGMA * se(5, 7)
+
+
+# ----------------------------------------------------------------------------------------------
+# Hybrid counter
+# ----------------------------------------------------------------------------------------------
+
+
+def test_hybrid_exact_without_noise():
+    rng = np.random.default_rng(5)
+    counter = HybridCounter(1.0, rng, noise_multiplier=0.0)
+    values = rng.uniform(0, 1, size=100)
+    outputs = [counter.add(v) for v in values]
+    np.testing.assert_allclose(outputs, np.cumsum(values), rtol=0, atol=1e-10)
+    assert counter.t == 100
+    assert counter.true_sum == pytest.approx(values.sum())
+    assert counter.noise_variance() == 0.0
+
+
+@pytest.mark.parametrize("eps", [1.0, 0.3])
+def test_hybrid_privacy_accounting(eps):
+    counter = HybridCounter(eps, np.random.default_rng(0))
+    assert counter.epsilon == eps
+    assert counter.segment_laplace.epsilon == pytest.approx(eps / 2)
+    assert counter.segment_laplace.sensitivity == 1.0
+    assert counter.segment_laplace.scale == pytest.approx(2 / eps)
+    # segments: {1}, (1,2], (2,4], (4,8], ...: each tree covers exactly its segment
+    segment_start = 1
+    for t in range(1, 70):
+        counter.add(1.0)
+        if t & (t - 1) == 0:  # t is a power of two: a new segment (t, 2t] starts
+            segment_start = t
+            tree = counter._tree
+            assert tree is not None
+            assert tree.t == 0
+            assert tree.max_length == t
+            assert tree.epsilon == pytest.approx(eps / 2)
+            assert tree.laplace.sensitivity == tree.levels
+            assert tree.laplace.scale == pytest.approx(tree.levels / (eps / 2))
+            # two eps/2 mechanisms on disjoint outputs compose to eps
+            assert (counter.segment_laplace.effective_epsilon
+                    + tree.laplace.effective_epsilon) == pytest.approx(eps)
+        else:
+            assert counter._tree.t == t - segment_start
+
+
+def _hybrid_expected_variance(t: int, eps: float) -> float:
+    """Hand-computed Var(c_t - S_t): completed segments plus the current segment's tree."""
+    completed = t.bit_length()  # segments {1}, (1,2], ..., (2^(k-1), 2^k] with 2^k <= t
+    var = completed * 2 * (2 / eps) ** 2
+    seg_start = 1 << (t.bit_length() - 1)
+    inside = t - seg_start
+    if inside > 0:
+        levels = math.floor(math.log2(seg_start)) + 1
+        var += 2 * bin(inside).count("1") * (levels / (eps / 2)) ** 2
+    return var
+
+
+def test_hybrid_noise_variance_formula():
+    eps = 0.5
+    counter = HybridCounter(eps, np.random.default_rng(0))
+    for t in range(1, 40):
+        counter.add(0.0)
+        assert counter.noise_variance() == pytest.approx(_hybrid_expected_variance(t, eps)), t
+
+
+def test_hybrid_empirical_error_variance():
+    eps, reps, horizon = 1.0, 4000, 11
+    checks = {4: None, 6: None, 11: None}
+    rng = np.random.default_rng(31)
+    values = rng.integers(0, 2, size=horizon).astype(float)
+    errors = {t: np.empty(reps) for t in checks}
+    for r in range(reps):
+        counter = HybridCounter(eps, rng)
+        for t, v in enumerate(values, start=1):
+            c = counter.add(v)
+            if t in checks:
+                errors[t][r] = c - counter.true_sum
+                checks[t] = counter.noise_variance()
+    for t, predicted in checks.items():
+        assert predicted == pytest.approx(_hybrid_expected_variance(t, eps))
+        # the noise terms: segment noises Lap(2/eps), plus popcount(inside) tree nodes
+        seg_start = 1 << (t.bit_length() - 1)
+        inside = t - seg_start
+        levels = math.floor(math.log2(seg_start)) + 1
+        scales = [2 / eps] * t.bit_length() + [levels / (eps / 2)] * bin(inside).count("1")
+        var, se = _var_se(scales, reps)
+        assert var == pytest.approx(predicted)
+        e = errors[t]
+        assert abs(np.mean(e**2) - predicted) < N_SIGMA * se, t
+        assert abs(np.mean(e)) < N_SIGMA * math.sqrt(predicted / reps), t

@@ -1,0 +1,165 @@
+"""Fast engines of the online paper against the plain per-step reference engine.
+
+Each fast engine must have the same law as the reference: at small T with many runs we compare
+final regret and every arm's pull count with two-sample tests (Holm over all of them). A power
+check shows the same comparison detects a real difference (a different epsilon).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, lazy_dp_ts
+from dpbandits.online.kl import bernoulli_kl, kl_ucb_index
+from dpbandits.online.registry import ALGORITHMS, simulate_cell
+from dpbandits.rng import derive_seed
+from dpbandits.sim.checkpoints import CheckpointRecorder, checkpoint_grid
+from dpbandits.stats import holm
+
+MEANS = np.array([0.45, 0.7, 0.35])  # optimal arm not first: engines must not assume it
+HORIZON = 400
+CHECKPOINTS = np.array([50, 100, 200, 400])
+
+
+def _cell(name, engine, eps=0.5, runs=300, tag="a", horizon=HORIZON, means=MEANS, **params):
+    seed = derive_seed(123, "test-engines", name, engine, eps, tag)
+    return simulate_cell(name, means, eps, horizon, CHECKPOINTS, runs, seed, engine=engine,
+                         params=params)
+
+
+def _pvalues(a, b):
+    # Round: the reference adds gaps round by round, the fast engines multiply, so equal regrets
+    # differ in the last bits; rank tests must see them as ties.
+    ra, rb = np.round(a.regret, 6), np.round(b.regret, 6)
+    pv = [sps.ks_2samp(ra[:, -1], rb[:, -1]).pvalue]
+    pv += [sps.mannwhitneyu(ra[:, i], rb[:, i]).pvalue for i in range(ra.shape[1])]
+    pv += [sps.mannwhitneyu(a.pulls[:, j], b.pulls[:, j]).pvalue for j in range(a.pulls.shape[1])
+           if np.ptp(np.concatenate([a.pulls[:, j], b.pulls[:, j]])) > 0]
+    return pv
+
+
+@pytest.mark.parametrize("name", list(ALGORITHMS))
+def test_fast_engine_matches_reference_in_distribution(name):
+    fast = _cell(name, "fast")
+    ref = _cell(name, "reference")
+    reject, adjusted = holm(_pvalues(fast, ref), alpha=0.001)
+    assert not reject.any(), f"{name}: fast and reference engines differ (Holm p={adjusted.min():.2g})"
+    assert np.isclose(fast.regret[:, -1].mean(), ref.regret[:, -1].mean(), rtol=0.15, atol=3.0)
+
+
+@pytest.mark.parametrize("name", ["anytime_lazy_ucb", "lazy_dp_ts", "adap_klucb"])
+def test_equivalence_test_has_power(name):
+    """The same comparison rejects when the fast engine runs at another epsilon."""
+    fast = _cell(name, "fast", eps=0.05, tag="power")
+    ref = _cell(name, "reference", eps=1.0, tag="power")
+    reject, _ = holm(_pvalues(fast, ref), alpha=0.001)
+    assert reject.any()
+
+
+@pytest.mark.parametrize("name", list(ALGORITHMS))
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_run_invariants(name, engine):
+    res = _cell(name, engine, runs=20, tag="inv")
+    gaps = MEANS.max() - MEANS
+    assert np.all(res.pulls.sum(axis=1) == HORIZON)  # exactly T rounds played
+    np.testing.assert_allclose(res.regret[:, -1], res.pulls @ gaps)
+    assert np.all(np.diff(res.regret, axis=1) >= 0)
+    if name in ("anytime_lazy_ucb", "lazy_dp_ts"):  # U-1: one release per completed batch
+        np.testing.assert_array_equal(res.releases, np.floor(np.log2(res.pulls + 1)).astype(int))
+    if not ALGORITHMS[name].private:
+        assert np.all(res.releases == 0)
+
+
+def test_lazy_engines_are_exact_at_scale():
+    """Lazy engines reach T = 10^8 (cost independent of T) with consistent bookkeeping."""
+    means = np.array([0.5, 0.4, 0.4])
+    horizon = 10**8
+    cps = checkpoint_grid(horizon, 20, 10)
+    for mod in (anytime_lazy_ucb, dp_se, adap_klucb):
+        rngs = [np.random.default_rng(s) for s in (1, 2)]
+        res = mod.simulate_fast(means, 0.5, horizon, cps, rngs[0], rngs[1])
+        assert res.pulls.sum() == horizon
+        assert res.regret[-1] == pytest.approx(res.pulls @ (means.max() - means))
+        assert res.regret[-1] < 0.01 * horizon  # it learns
+
+
+def test_batch_sizes_double_and_cover_every_pull():
+    """U-1: batch sizes are exactly 1, 2, 4, ...; pulls = released batches + unreleased tail."""
+    rng = np.random.default_rng(5)
+    alg = lazy_dp_ts.LazyDPTS(3, 0.5, rng, np.random.default_rng(6))
+    pulls = np.zeros(3, dtype=int)
+    for t in range(1, 3001):
+        arm = alg.select(t)
+        alg.update(t, arm, float(rng.random() < MEANS[arm]))
+        pulls[arm] += 1
+    for j in range(3):
+        sizes = alg.state.batch_sizes[j]
+        assert sizes == [2**i for i in range(len(sizes))]
+        assert sum(sizes) + alg.state.N[j] == pulls[j]
+
+
+def test_alucb_overtake_round_is_exact():
+    """The analytic crossing equals the first round at which the reference argmax changes."""
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        state = anytime_lazy_ucb.DoublingBatchMeans(2, 0.5, rng)
+        state.O[:] = [1, 64]
+        state.mu_tilde[:] = [rng.uniform(-3, 0), rng.uniform(0.3, 0.9)]
+        t0 = 20
+        if np.argmax(anytime_lazy_ucb.index(state.mu_tilde, state.O, t0, 0.5)) != 1:
+            continue
+        t_cross = anytime_lazy_ucb._first_overtake(0, 1, t0, 10**9, state, 0.5)
+        brute = next((t for t in range(t0 + 1, 200000)
+                      if np.argmax(anytime_lazy_ucb.index(state.mu_tilde, state.O, t, 0.5)) == 0),
+                     10**9 + 1)
+        if brute <= 200000 - 1:
+            assert t_cross == brute
+
+
+def test_checkpoint_recorder_matches_brute_force():
+    rng = np.random.default_rng(1)
+    cps = np.array([1, 2, 5, 9, 10, 17, 30, 31, 64])
+    rec = CheckpointRecorder(cps)
+    per_round = []
+    rec.constant(3, 0.5)
+    per_round += [0.5] * 3
+    cycle = np.array([0.0, 0.2, 0.7])
+    rec.cycle(10, cycle)
+    per_round += [cycle[i % 3] for i in range(10)]
+    dense = rng.random(20)
+    rec.dense(dense)
+    per_round += list(dense)
+    rec.cycle(31, cycle[:2])
+    per_round += [cycle[i % 2] for i in range(31)]
+    cum = np.cumsum(per_round)
+    np.testing.assert_allclose(rec.values, cum[cps - 1])
+
+
+def test_kl_ucb_index_solves_the_kl_equation():
+    p = np.array([0.1, 0.5, 0.9, 0.0])
+    level = np.array([0.05, 0.2, 0.01, 0.3])
+    q = kl_ucb_index(p, level)
+    assert np.all(q >= p)
+    np.testing.assert_allclose(bernoulli_kl(p, q), level, rtol=1e-6)
+
+
+def test_dp_se_epoch_length_and_elimination():
+    # R_1 for |S| = 2, beta = 1e-4: 32 ln(16e4) / (1/4)
+    assert dp_se.epoch_length(2, 1, 1.0, 1e-4) == int(np.ceil(128 * np.log(16e4)))
+    rng = np.random.default_rng(0)
+    keep = dp_se.eliminate(np.array([900.0, 100.0]), 1000, 1, 1.0, 1e-4, rng, noise_multiplier=0)
+    np.testing.assert_array_equal(keep, [True, False])
+    keep = dp_se.eliminate(np.array([500.0, 499.0]), 1000, 1, 1.0, 1e-4, rng, noise_multiplier=0)
+    np.testing.assert_array_equal(keep, [True, True])
+
+
+def test_unknown_algorithm_and_bad_epsilon_are_rejected():
+    seed = derive_seed(0, "x")
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        simulate_cell("nope", MEANS, 0.5, 10, CHECKPOINTS[:1], 1, seed)
+    with pytest.raises(ValueError, match="epsilon must be > 0"):
+        simulate_cell("lazy_dp_ts", MEANS, 0.0, 100, CHECKPOINTS[:1], 1, seed)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        simulate_cell("dp_se", [0.5, 1.5], 0.5, 100, CHECKPOINTS[:1], 1, seed)

@@ -1,0 +1,131 @@
+"""Workflow integration: the smoke config through Snakemake in a temporary copy of the
+workflow, the output contract, determinism across --cores, and config validation."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from dpbandits.claims import COLUMNS, KINDS, VERDICTS
+
+pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("workflow")]
+
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+
+
+def _copy_workflow(repo: Path, dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copy(repo / "Snakefile", dest / "Snakefile")
+    for sub in ("workflow", "config"):
+        shutil.copytree(repo / sub, dest / sub, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def _snakemake(workdir: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([SNAKEMAKE, *args], cwd=workdir, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def smoke_runs(repo, tmp_path_factory):
+    runs = {}
+    for cores in ("2", "1"):
+        work = _copy_workflow(repo, tmp_path_factory.mktemp(f"smoke_cores{cores}"))
+        proc = _snakemake(work, "--cores", cores, "--configfile", "config/smoke.yaml")
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        runs[cores] = work
+    return runs
+
+
+EXPECTED = [
+    "reports/figures/online/fig1.pdf", "reports/figures/online/fig1.png",
+    "reports/figures/online/fig2.pdf", "reports/figures/online/fig2.png",
+    "reports/figures/online/fig1_logx.png", "reports/figures/online/fig2_logx.pdf",
+    "reports/tables/online/final_regret.tex", "reports/tables/online/final_regret.csv",
+    "reports/claims.csv", "reports/claims.md",
+]
+
+
+def test_output_contract(smoke_runs):
+    work = smoke_runs["2"]
+    for rel in EXPECTED:
+        assert (work / rel).stat().st_size > 0, rel
+    claims = pd.read_csv(work / "reports/claims.csv")
+    assert list(claims.columns) == COLUMNS
+    assert set(claims.verdict) <= set(VERDICTS)
+    assert set(claims.kind) <= set(KINDS)
+    assert (claims.scale == "smoke").all()
+    assert {"FIG-C1", "FIG-C2", "FIG-SHAPE", "FIG-EPS", "P-AUDIT-DPSE", "P-AUDIT-DPSE-CONTROL",
+            "P-AUDIT-LAZY-RELEASE", "P-AUDIT-LAZY-RELEASE-CONTROL"} <= set(claims.check_id)
+    # The negative controls must be caught even at smoke scale.
+    controls = claims[claims.check_id.str.endswith("-CONTROL")]
+    assert (controls.verdict == "PASS").all()
+    md = (work / "reports/claims.md").read_text()
+    assert all(cid in md for cid in claims.check_id)
+    table = pd.read_csv(work / "reports/tables/online/final_regret.csv")
+    assert len(table) == 2 * (3 * 4 + 2)  # settings x (eps x private algorithms + references)
+    tex = (work / "reports/tables/online/final_regret.tex").read_text()
+    assert "\\toprule" in tex and "\\bottomrule" in tex
+
+
+def test_results_identical_across_cores(smoke_runs):
+    a, b = smoke_runs["2"], smoke_runs["1"]
+    for rel in ("reports/claims.csv", "reports/tables/online/final_regret.csv",
+                "reports/tables/online/final_regret.tex"):
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+    for rel in ("results/agg/online/figures.parquet", "results/agg/online/figures_runs.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(a / rel), pd.read_parquet(b / rel))
+
+
+def test_rerun_does_nothing(smoke_runs):
+    proc = _snakemake(smoke_runs["2"], "-n", "--cores", "2", "--configfile", "config/smoke.yaml")
+    assert proc.returncode == 0
+    assert "Nothing to be done" in proc.stdout + proc.stderr
+
+
+def test_dry_run_shows_the_dag(repo, tmp_path):
+    work = _copy_workflow(repo, tmp_path / "dry")
+    proc = _snakemake(work, "-n", "--cores", "2", "--configfile", "config/smoke.yaml")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout + proc.stderr
+    for rule in ("online_simulate", "online_aggregate", "online_figure", "online_final_regret_table",
+                 "online_check_figure_claims", "audit_online_dp_se", "claims"):
+        assert rule in out
+    assert not (work / "results").exists()
+
+
+BAD_VALUES = [
+    (["seed"], -1, "seed"),
+    (["seed"], "abc", "seed"),
+    (["scale"], "huge", "scale"),
+    (["online", "figures", "epsilons"], [0.0, 1.0], "online.figures.epsilons[0]"),
+    (["online", "figures", "epsilons"], [-1, 1.0], "online.figures.epsilons[0]"),
+    (["online", "figures", "settings", "setting1", "means"], [0.5], "online.figures.settings.setting1.means"),
+    (["online", "figures", "settings", "setting2", "means"], [0.5, 1.5], "online.figures.settings.setting2.means[1]"),
+    (["online", "figures", "settings", "setting2", "means"], [-0.1, 0.5], "online.figures.settings.setting2.means[0]"),
+    (["online", "figures", "runs"], 0, "online.figures.runs"),
+    (["online", "figures", "bogus"], 1, "bogus"),
+    (["unknown_top"], 1, "unknown_top"),
+]
+
+
+@pytest.mark.parametrize("path, value, key", BAD_VALUES, ids=[b[2] for b in BAD_VALUES])
+def test_bad_config_is_rejected_before_any_job(repo, tmp_path, path, value, key):
+    work = _copy_workflow(repo, tmp_path / "bad")
+    cfg = yaml.safe_load((repo / "config/smoke.yaml").read_text())
+    node = cfg
+    for p in path[:-1]:
+        node = node[p]
+    node[path[-1]] = value
+    (work / "bad.yaml").write_text(yaml.safe_dump(cfg))
+    proc = _snakemake(work, "--cores", "1", "--configfile", "bad.yaml")
+    assert proc.returncode != 0
+    assert key in proc.stderr + proc.stdout
+    assert not (work / "results").exists()
+    assert not (work / "reports").exists()
