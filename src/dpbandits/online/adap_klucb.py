@@ -23,8 +23,8 @@ import numpy as np
 
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.online.kl import kl_ucb_index
-from dpbandits.sim.checkpoints import CheckpointRecorder
 from dpbandits.sim.reference import RunResult
+from dpbandits.sim.stretches import StretchRun
 
 __all__ = ["AdaPKLUCB", "index", "simulate_fast"]
 
@@ -101,25 +101,15 @@ def simulate_fast(means: np.ndarray, epsilon: float, horizon: int, checkpoints: 
                   reward_rng: np.random.Generator, noise_rng: np.random.Generator,
                   alpha: float = 3.1, noise_multiplier: float = 1.0) -> RunResult:
     """Event-driven exact simulation of one run of AdaP-KLUCB."""
-    means = np.asarray(means, dtype=float)
-    gaps = means.max() - means
-    k = means.size
-    s = _EpisodeState(k, epsilon, noise_rng, noise_multiplier)
-    rec = CheckpointRecorder(checkpoints)
-    pulls = np.zeros(k, dtype=np.int64)
-    for arm in range(min(k, horizon)):
-        s.initialise(arm, float(reward_rng.random() < means[arm]))
-        rec.constant(1, gaps[arm])
-        pulls[arm] += 1
-    t = k
+    run = StretchRun(means, checkpoints, reward_rng)
+    s = _EpisodeState(run.means.size, epsilon, noise_rng, noise_multiplier)
+    t = run.initial_rounds(horizon, s.initialise) - 1  # rounds played so far
     while t < horizon:
         arm = int(np.argmax(index(s.mu_tilde, s.n_last, t + 1, epsilon, alpha)))
         length = int(s.N[arm])
         played = min(length, horizon - t)
-        total = float(reward_rng.binomial(played, means[arm]))
-        rec.constant(played, gaps[arm])
-        pulls[arm] += played
+        total = run.play(arm, played)
         t += played
         if played == length:
             s.finish_episode(arm, length, total)
-    return RunResult(rec.values, pulls, s.releases.copy())
+    return run.result(s.releases)

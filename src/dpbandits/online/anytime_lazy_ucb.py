@@ -22,8 +22,8 @@ import math
 import numpy as np
 
 from dpbandits.online.lazy_batches import DoublingBatchMeans
-from dpbandits.sim.checkpoints import CheckpointRecorder
 from dpbandits.sim.reference import RunResult
+from dpbandits.sim.stretches import StretchRun
 
 __all__ = ["AnytimeLazyUCB", "index", "simulate_fast"]
 
@@ -93,17 +93,10 @@ def simulate_fast(means: np.ndarray, epsilon: float, horizon: int, checkpoints: 
                   reward_rng: np.random.Generator, noise_rng: np.random.Generator,
                   noise_multiplier: float = 1.0) -> RunResult:
     """Event-driven exact simulation of one run of Algorithm 1 (same law as the reference)."""
-    means = np.asarray(means, dtype=float)
-    gaps = means.max() - means
-    k = means.size
+    run = StretchRun(means, checkpoints, reward_rng)
+    k = run.means.size
     state = DoublingBatchMeans(k, epsilon, noise_rng, noise_multiplier)
-    rec = CheckpointRecorder(checkpoints)
-    pulls = np.zeros(k, dtype=np.int64)
-    for arm in range(min(k, horizon)):  # rounds 1..K
-        state.initialise(arm, float(reward_rng.random() < means[arm]))
-        rec.constant(1, gaps[arm])
-        pulls[arm] += 1
-    t = k + 1
+    t = run.initial_rounds(horizon, state.initialise)
     while t <= horizon:
         lead = int(np.argmax(index(state.mu_tilde, state.O, t, epsilon)))
         t_release = t + state.remaining(lead) - 1  # round at which lead's batch completes
@@ -111,8 +104,6 @@ def simulate_fast(means: np.ndarray, epsilon: float, horizon: int, checkpoints: 
                        for i in range(k) if i != lead), default=horizon + 1)
         t_end = min(t_release, t_cross - 1, horizon)
         m = t_end - t + 1
-        state.add(lead, m, float(reward_rng.binomial(m, means[lead])))
-        rec.constant(m, gaps[lead])
-        pulls[lead] += m
+        state.add(lead, m, run.play(lead, m))
         t = t_end + 1
-    return RunResult(rec.values, pulls, state.releases.copy())
+    return run.result(state.releases)

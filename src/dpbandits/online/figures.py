@@ -58,7 +58,7 @@ def plot_setting(long: pd.DataFrame, setting: str, means, pdf_path, png_path,
     axes[0].set_ylabel("cumulative pseudo-regret")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)), frameon=False,
-               bbox_to_anchor=(0.5, -0.08))
+               bbox_to_anchor=(0.5, -0.14))
     mu = ", ".join(f"{m:g}" for m in means)
     n_runs = data.groupby(["algorithm", "epsilon"], dropna=False).run.nunique().min()
     fig.suptitle(f"{setting}: $\\mu$ = ({mu}), mean $\\pm$ 1 s.d. over {n_runs} runs", y=1.02)

@@ -23,8 +23,8 @@ import math
 import numpy as np
 
 from dpbandits.online.lazy_batches import DoublingBatchMeans
-from dpbandits.sim.checkpoints import CheckpointRecorder
 from dpbandits.sim.reference import RunResult
+from dpbandits.sim.stretches import StretchRun
 
 __all__ = ["LazyDPTS", "shifted_mean", "simulate_fast"]
 
@@ -70,17 +70,10 @@ def simulate_fast(means: np.ndarray, epsilon: float, horizon: int, checkpoints: 
                   policy_rng: np.random.Generator, noise_multiplier: float = 1.0,
                   max_chunk: int = 8192) -> RunResult:
     """Exact chunked simulation of one run of Algorithm 3 (same law as the reference)."""
-    means = np.asarray(means, dtype=float)
-    gaps = means.max() - means
-    k = means.size
+    run = StretchRun(means, checkpoints, reward_rng)
+    means, gaps, k = run.means, run.gaps, run.means.size
     state = DoublingBatchMeans(k, epsilon, noise_rng, noise_multiplier)
-    rec = CheckpointRecorder(checkpoints)
-    pulls = np.zeros(k, dtype=np.int64)
-    for arm in range(min(k, horizon)):
-        state.initialise(arm, float(reward_rng.random() < means[arm]))
-        rec.constant(1, gaps[arm])
-        pulls[arm] += 1
-    t = k + 1
+    t = run.initial_rounds(horizon, state.initialise)
     arms = np.arange(k)
     while t <= horizon:
         chunk = int(min(horizon - t + 1, max(64, min(max_chunk, t // 16))))
@@ -99,7 +92,7 @@ def simulate_fast(means: np.ndarray, epsilon: float, horizon: int, checkpoints: 
         for arm in np.flatnonzero(taken):
             state.add(int(arm), int(taken[arm]),
                       float(reward_rng.binomial(int(taken[arm]), means[arm])))
-        pulls += taken
-        rec.dense(gaps[accepted])
+        run.pulls += taken
+        run.recorder.dense(gaps[accepted])
         t += n_acc
-    return RunResult(rec.values, pulls, state.releases.copy())
+    return run.result(state.releases)
