@@ -64,8 +64,6 @@ def _describe(err: jsonschema.ValidationError) -> str:
         missing = [r for r in err.validator_value if r not in (err.instance or {})]
         where = f" under '{key}'" if err.absolute_path else ""
         return f"missing key(s) {', '.join(repr(m) for m in missing)}{where}"
-    if err.validator == "propertyNames":
-        return f"config key '{key}': invalid entry name {err.instance!r} (use letters, digits, _)"
     return f"config key '{key}': {err.instance!r} is not allowed; allowed: {_allowed(err)}"
 
 

@@ -1,5 +1,5 @@
 """Environments shared by the papers."""
 
-from dpbandits.envs.bernoulli import BernoulliBandit, RewardTable
+from dpbandits.envs.bernoulli import BernoulliBandit, validate_means
 
-__all__ = ["BernoulliBandit", "RewardTable"]
+__all__ = ["BernoulliBandit", "validate_means"]

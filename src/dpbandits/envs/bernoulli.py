@@ -1,5 +1,4 @@
-"""Stochastic Bernoulli K-armed bandit (online paper, section 2.1) and a fixed reward table
-(for privacy audits, where the data are fixed and only the algorithm's randomness varies)."""
+"""Stochastic Bernoulli K-armed bandit (online paper, section 2.1)."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["BernoulliBandit", "RewardTable", "validate_means"]
+__all__ = ["BernoulliBandit", "validate_means"]
 
 
 def validate_means(means) -> np.ndarray:
@@ -38,28 +37,3 @@ class BernoulliBandit:
 
     def reward(self, t: int, arm: int, rng: np.random.Generator) -> float:
         return float(rng.random() < self.means[arm])
-
-
-@dataclass
-class RewardTable:
-    """Fixed rewards ``table[t-1, arm]`` (rounds are 1-based). Used by privacy audits: two
-    tables that differ in one row (one round's whole reward vector) are neighbours."""
-
-    table: np.ndarray
-    means: np.ndarray | None = None
-
-    def __post_init__(self) -> None:
-        self.table = np.asarray(self.table, dtype=float)
-        if self.means is None:
-            self.means = self.table.mean(axis=0)
-
-    @property
-    def n_arms(self) -> int:
-        return self.table.shape[1]
-
-    @property
-    def gaps(self) -> np.ndarray:
-        return self.means.max() - self.means
-
-    def reward(self, t: int, arm: int, rng: np.random.Generator) -> float:
-        return float(self.table[t - 1, arm])
