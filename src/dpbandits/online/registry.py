@@ -73,7 +73,8 @@ def _fast_run(name, means, epsilon, horizon, checkpoints, rngs, params):
     if name == "anytime_lazy_ucb":
         return anytime_lazy_ucb.simulate_fast(**common)
     if name == "lazy_dp_ts":
-        return lazy_dp_ts.simulate_fast(**common, policy_rng=rngs["policy"])
+        return lazy_dp_ts.simulate_fast(**common, policy_rng=rngs["policy"],
+                                        thinning_below=params.get("thinning_below", 0.1))
     if name == "dp_se":
         return dp_se.simulate_fast(**common, beta=params.get("beta"))
     if name == "adap_klucb":

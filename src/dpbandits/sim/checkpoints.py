@@ -1,9 +1,10 @@
 """Checkpoint grid and an exact recorder of cumulative pseudo-regret at checkpoints.
 
 Fast engines add rounds in stretches: ``constant`` (one arm pulled for a stretch: regret grows
-by its gap each round), ``cycle`` (round-robin over a set of arms) or ``dense`` (an explicit
-sequence of per-round gaps). The recorder fills in the exact cumulative regret at every
-checkpoint the stretch covers, so no interpolation error is made.
+by its gap each round), ``cycle`` (round-robin over a set of arms), ``dense`` (an explicit
+sequence of per-round gaps) or ``sparse`` (one gap every round except a few listed ones). The
+recorder fills in the exact cumulative regret at every checkpoint the stretch covers, so no
+interpolation error is made.
 """
 
 from __future__ import annotations
@@ -75,3 +76,17 @@ class CheckpointRecorder:
         sl = self._covered(self.t)
         self.values[sl] = cum[self.checkpoints[sl] - start - 1]
         self.regret = float(cum[-1])
+
+    def sparse(self, n_rounds: int, base_gap: float, offsets: np.ndarray, offset_gaps: np.ndarray) -> None:
+        """``n_rounds`` rounds costing ``base_gap`` each, except the rounds at 0-based
+        ``offsets`` (increasing) which cost ``offset_gaps``."""
+        if n_rounds <= 0:
+            return
+        offsets = np.asarray(offsets, dtype=np.int64)
+        extra = np.concatenate([[0.0], np.cumsum(np.asarray(offset_gaps, dtype=float) - base_gap)])
+        start = self.t
+        self.t += n_rounds
+        sl = self._covered(self.t)
+        u = self.checkpoints[sl] - start  # rounds of the stretch up to each checkpoint
+        self.values[sl] = self.regret + u * base_gap + extra[np.searchsorted(offsets, u)]
+        self.regret += n_rounds * base_gap + extra[-1]
