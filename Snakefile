@@ -8,6 +8,7 @@ configfile: "config/config.yaml"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/online.smk"
+include: "workflow/rules/online_theory.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/claims.smk"
 
@@ -18,5 +19,10 @@ rule all:
         online_figures(),
         "reports/tables/online/final_regret.tex",
         "reports/tables/online/final_regret.csv",
+        online_check_figures(),
+        "reports/tables/online/checks.tex",
+        "reports/tables/online/checks.csv",
+        "reports/tables/online/rnm_privacy_loss.tex",
+        "reports/tables/online/rnm_privacy_loss.csv",
         "reports/claims.csv",
         "reports/claims.md",

@@ -49,6 +49,10 @@ EXPECTED = [
     "reports/figures/online/fig1_logx.png", "reports/figures/online/fig2_logx.pdf",
     "reports/tables/online/final_regret.tex", "reports/tables/online/final_regret.csv",
     "reports/claims.csv", "reports/claims.md",
+    "reports/tables/online/checks.tex", "reports/tables/online/checks.csv",
+    "reports/tables/online/rnm_privacy_loss.tex", "reports/tables/online/rnm_privacy_loss.csv",
+    *[f"reports/figures/online/check_{c}.{ext}" for c in ("FT-1", "FT-3", "FT-4", "FT-5", "FT-6", "FT-7")
+      for ext in ("pdf", "png")],
 ]
 
 
@@ -62,7 +66,17 @@ def test_output_contract(smoke_runs):
     assert set(claims.kind) <= set(KINDS)
     assert (claims.scale == "smoke").all()
     assert {"FIG-C1", "FIG-C2", "FIG-SHAPE", "FIG-EPS", "P-AUDIT-DPSE", "P-AUDIT-DPSE-CONTROL",
-            "P-AUDIT-LAZY-RELEASE", "P-AUDIT-LAZY-RELEASE-CONTROL"} <= set(claims.check_id)
+            "P-AUDIT-LAZY-RELEASE", "P-AUDIT-LAZY-RELEASE-CONTROL", "FT-1", "FT-2", "FT-3",
+            "FT-4-HIGH-PRIVACY", "FT-4-LOW-PRIVACY", "FT-5-NAIVE", "FT-5-RNM", "FT-6",
+            "FT-7-SLOPE", "FT-7-BOUND", "FT-8", "FT-8-C2", "FT-9", "U-1", "U-2", "U-3", "U-4",
+            "U-5", "P-EXACT-RNM", "P-EXACT-RNM-C2", "P-AUDIT-RNM", "P-AUDIT-RNM-C2",
+            "P-AUDIT-RNM-C2-CONTROL"} <= set(claims.check_id)
+    # Exact checks do not depend on the scale: the erratum and the fix show at smoke scale too.
+    verdict = dict(zip(claims.check_id, claims.verdict, strict=True))
+    assert verdict["P-EXACT-RNM"] == "FAIL" and verdict["P-EXACT-RNM-C2"] == "PASS"
+    assert verdict["P-AUDIT-RNM-C2"] == "PASS" and verdict["P-AUDIT-RNM"] == "FAIL"
+    checks = pd.read_csv(work / "reports/tables/online/checks.csv")
+    assert set(checks.check_id) == set(claims.check_id)
     # The negative controls must be caught even at smoke scale.
     controls = claims[claims.check_id.str.endswith("-CONTROL")]
     assert (controls.verdict == "PASS").all()
@@ -77,7 +91,7 @@ def test_output_contract(smoke_runs):
 def test_results_identical_across_cores(smoke_runs):
     a, b = smoke_runs["2"], smoke_runs["1"]
     for rel in ("reports/claims.csv", "reports/tables/online/final_regret.csv",
-                "reports/tables/online/final_regret.tex"):
+                "reports/tables/online/final_regret.tex", "reports/tables/online/checks.tex"):
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
     for rel in ("results/agg/online/figures.parquet", "results/agg/online/figures_runs.parquet"):
         pd.testing.assert_frame_equal(pd.read_parquet(a / rel), pd.read_parquet(b / rel))
@@ -95,12 +109,17 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout + proc.stderr
     for rule in ("online_simulate", "online_aggregate", "online_figure", "online_final_regret_table",
-                 "online_check_figure_claims", "audit_online_dp_se", "claims"):
+                 "online_check_figure_claims", "audit_online_dp_se", "claims",
+                 "online_full_info_simulate", "online_check_full_info_scaling",
+                 "online_check_full_info", "online_check_exact", "online_privacy_exact_rnm",
+                 "online_checks_table"):
         assert rule in out
     assert not (work / "results").exists()
 
 
 BAD_VALUES = [
+    (["online", "full_info", "long_horizon"], 12345, "online.full_info.long_horizon"),
+    (["online", "full_info", "runs"], 1, "online.full_info.runs"),
     (["seed"], -1, "seed"),
     (["seed"], "abc", "seed"),
     (["scale"], "huge", "scale"),

@@ -17,7 +17,7 @@ import pandas as pd
 from dpbandits.io import atomic_path
 
 __all__ = ["Claim", "COLUMNS", "KINDS", "VERDICTS", "write_claims", "read_claims",
-           "combine_claims", "render_claims_markdown"]
+           "combine_claims", "render_claims_markdown", "claims_table"]
 
 KINDS = ("figure", "theorem", "lemma", "lower_bound", "privacy", "erratum", "baseline", "report")
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "REPORT")
@@ -119,3 +119,16 @@ def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = 
             lines += [f"- `{r.check_id}`: {r.claim} ({r.criterion})" for r in fails.itertuples()]
         lines.append("")
     return "\n".join(lines)
+
+
+def claims_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Display form of claim rows for a LaTeX summary table of one paper's checks."""
+    def value(r) -> str:
+        ci = f" [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]" if _fmt(r.ci_low) or _fmt(r.ci_high) else ""
+        return f"{_fmt(r.value)}{ci}"
+
+    return pd.DataFrame({
+        "check": frame["check_id"], "source": frame["source"], "kind": frame["kind"],
+        "statistic": frame["statistic"], "value [95% CI]": [value(r) for r in frame.itertuples()],
+        "criterion": frame["criterion"], "verdict": frame["verdict"],
+    })

@@ -33,3 +33,21 @@ rule audit_online_lazy_dp_ts_release:
         mechanism="lazy_release",
     script:
         "../scripts/online_audit.py"
+
+
+rule audit_online_rnm_ftnl:
+    """RNM-FTNL (Alg. 4) on neighbouring reward tables: the corrected Lap(2/eps), its negative
+    control, and the paper's Lap(1/eps), whose leak (issue P1) the audit measures."""
+    output:
+        "results/claims/online/P-AUDIT-RNM.csv",
+    log:
+        "logs/audit/online_rnm_ftnl.log",
+    conda:
+        "../envs/dpbandits.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=10,
+    params:
+        mechanism="rnm_ftnl",
+    script:
+        "../scripts/online_audit.py"

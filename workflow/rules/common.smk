@@ -4,6 +4,8 @@ from pathlib import Path
 
 from dpbandits.config import validate_config
 from dpbandits.experiments import online as online_exp
+from dpbandits.online.exact_checks import CHECKS as ONLINE_EXACT_CHECKS
+from dpbandits.online.full_info_checks import CHECKS as ONLINE_FULL_INFO_CHECKS
 
 validate_config(
     config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
@@ -51,5 +53,21 @@ def online_claim_files():
         "FIG-EPS",
         "P-AUDIT-DPSE",
         "P-AUDIT-LAZY-RELEASE",
+        "P-AUDIT-RNM",
+        *ONLINE_FULL_INFO_CHECKS,
+        *ONLINE_EXACT_CHECKS,
     ]
     return expand("results/claims/online/{check}.csv", check=checks)
+
+
+def online_full_info_inputs(wildcards):
+    """The design tables a full-information check reads, in the order it expects them."""
+    designs = ONLINE_FULL_INFO_CHECKS[wildcards.check][1]
+    return expand("results/sim/online/full_info/{design}.parquet", design=designs)
+
+
+def online_check_figures():
+    scaling = ["FT-1", "FT-3", "FT-4", "FT-5", "FT-6", "FT-7"]
+    return expand(
+        "reports/figures/online/check_{check}.{ext}", check=scaling, ext=["pdf", "png"]
+    )

@@ -6,6 +6,10 @@
 * Lazy-DP-TS's release mechanism (:class:`DoublingBatchMeans`, shared with Alg. 1): one arm's
   reward stream -> its released private batch means. Neighbouring streams differ in one reward.
   Each release is discretised at thresholds taken from an independent pilot sample.
+* RNM-FTNL (Alg. 4, full information; spec 6.5 P-MC): a fixed table of reward vectors, K = 2,
+  T = 7 (epochs 0, 1, 2); neighbours replace one whole reward vector. Output: the action sequence.
+  The paper's Lap(1/eps) is expected to be refuted (issue P1: loss 2 eps - ln(1 + eps) from a
+  change inside epoch 1); the corrected Lap(2/eps) must not be.
 
 Both audits call the production code, which can draw ``copies`` independent noise vectors on
 one fixed input. Each audit also runs a negative control whose Laplace scale is multiplied by
@@ -20,10 +24,12 @@ import numpy as np
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.claims import Claim
-from dpbandits.online import dp_se
+from dpbandits.online import dp_se, rnm_ftnl
+from dpbandits.online.full_info import epoch_bounds
 from dpbandits.online.lazy_batches import DoublingBatchMeans
 
-__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "audit_claims"]
+__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "audit_claims",
+           "rnm_ftnl_action_codes", "audit_rnm_ftnl"]
 
 # Pilot quantiles used to discretise a continuous release (tails carry the privacy loss).
 _LEVELS = np.array([1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 0.5, 0.7, 0.9, 0.97, 0.99, 0.997, 0.999])
@@ -89,6 +95,39 @@ def audit_lazy_release(epsilon: float, n_samples: int, rng: np.random.Generator,
             labels.append(f"flip reward {pos}, release {coord}")
     n_codes = len(_LEVELS) + 1
     return epsilon_lower_bound(pairs, n_codes, epsilon, confidence, "tails", labels)
+
+
+def rnm_ftnl_action_codes(table: np.ndarray, epsilon: float, n_samples: int,
+                          rng: np.random.Generator, noise_factor: float = 1.0,
+                          noise_multiplier: float = 1.0) -> np.ndarray:
+    """Action sequences of ``n_samples`` runs of Alg. 4 on one fixed reward table (T x K), with
+    the production epoch schedule and release; encoded as sum_s J_s K^(s-1) over the epochs
+    after epoch 0 (epoch 0 always plays action 0)."""
+    horizon, k = table.shape
+    rnm = rnm_ftnl.mechanism(epsilon, noise_factor, noise_multiplier)
+    epochs = epoch_bounds(horizon)
+    codes = np.zeros(n_samples, dtype=np.int64)
+    for s, (start, length) in enumerate(epochs[:-1]):  # the last epoch's release is never played
+        phi = table[start - 1:start - 1 + length].sum(axis=0)
+        chosen = rnm.release(np.broadcast_to(phi, (n_samples, k)), rng)
+        codes += chosen * k**s
+    return codes
+
+
+def audit_rnm_ftnl(epsilon: float, n_samples: int, rng: np.random.Generator,
+                   confidence: float = 0.999, noise_factor: float = 1.0,
+                   noise_multiplier: float = 1.0) -> AuditResult:
+    """Audit Alg. 4 with K = 2, T = 7: X(2) = X(3) = (0, 1), and neighbours that replace the
+    vector of round 1, 2 or 3 by its mirror image (one pair per round)."""
+    table = np.array([[1, 0], [0, 1], [0, 1], [1, 0], [0, 1], [1, 0], [0, 1]], dtype=float)
+    pairs, labels = [], []
+    for h in (1, 2, 3):
+        neighbour = table.copy()
+        neighbour[h - 1] = 1.0 - neighbour[h - 1]
+        pairs.append(tuple(rnm_ftnl_action_codes(x, epsilon, n_samples, rng, noise_factor,
+                                                 noise_multiplier) for x in (table, neighbour)))
+        labels.append(f"round {h} vector mirrored")
+    return epsilon_lower_bound(pairs, 4, epsilon, confidence, "atoms", labels)
 
 
 def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,

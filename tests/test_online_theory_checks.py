@@ -1,0 +1,152 @@
+"""Theory checks of the online paper: each passes on data that follows the theory and FAILS on
+data (or constants) that contradict it. The full-information checks are fed synthetic design
+tables with a known regret law; the exact checks are run with deliberately wrong constants."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpbandits.experiments.online_full_info import DESIGNS, design_cells, instance_of
+from dpbandits.online import exact_checks as ex
+from dpbandits.online.full_info_checks import CHECKS
+
+SETTINGS = {"runs": 40, "horizon": 10**6, "long_horizon": 10**7}
+
+
+def theory_law(inst, eps, t):
+    """A regret law consistent with Thm 9 / Cor 10-11: ln K / min(Delta, eps), capped by T Delta."""
+    gap = inst.gap
+    return min(2.0 * math.log(inst.k) / min(gap, eps), t * gap)
+
+
+def _tables(law, runs=SETTINGS["runs"], seed=0):
+    rng = np.random.default_rng(seed)
+    out = {}
+    for design in DESIGNS:
+        frames = []
+        for cell in design_cells(design, SETTINGS):
+            inst = instance_of(cell.instance.name, cell.instance.k, cell.instance.gap)
+            for t in cell.checkpoints:
+                mean = law(inst, cell.epsilon, t, cell.variant)
+                frames.append(pd.DataFrame({
+                    "design": design, "instance": inst.name, "K": inst.k, "gap": inst.gap,
+                    "epsilon": cell.epsilon, "variant": cell.variant, "horizon": cell.horizon,
+                    "run": np.arange(runs), "t": t,
+                    "regret": mean * rng.uniform(0.97, 1.03, size=runs)}))
+        out[design] = pd.concat(frames, ignore_index=True)
+    return out
+
+
+def good_law(inst, eps, t, variant):
+    eff = eps / 2 if variant == "rnm_c2" else eps
+    if variant == "naive":
+        eff = eps / inst.k
+    return theory_law(inst, eff, t)
+
+
+def _verdicts(check, tables):
+    function, _ = CHECKS[check]
+    out = function(tables, np.random.default_rng(1), 300, "smoke")
+    return {c.check_id: c.verdict for c in out.claims}, out
+
+
+@pytest.fixture(scope="module")
+def good_tables():
+    return _tables(good_law)
+
+
+@pytest.mark.parametrize("check", ["FT-1", "FT-2", "FT-3", "FT-4", "FT-5", "FT-7", "FT-8"])
+def test_full_info_check_passes_on_the_theory_law(check, good_tables):
+    verdicts, out = _verdicts(check, good_tables)
+    assert set(verdicts.values()) == {"PASS"}, verdicts
+    if out.figure is not None:
+        assert {"series", "x", "mean", "ci_low", "ci_high"} <= set(out.figure.points.columns)
+
+
+BAD_LAWS = {
+    # regret independent of ln K / min(Delta, eps): the rate claim is false
+    "FT-1": lambda inst, eps, t, v: 500.0,
+    # regret far above the explicit bound
+    "FT-2": lambda inst, eps, t, v: 1e3 * good_law(inst, eps, t, v),
+    # regret keeps growing like log T
+    "FT-3": lambda inst, eps, t, v: 10.0 * math.log(t),
+    # regret flat in eps even when eps << Delta
+    "FT-4": lambda inst, eps, t, v: 100.0,
+    # naive regret flat in K
+    "FT-5": lambda inst, eps, t, v: 100.0 * (math.log(inst.k) if v == "rnm" else 1.0),
+    # worst-case regret linear in T
+    "FT-7": lambda inst, eps, t, v: 0.5 * t * inst.gap,
+    # regret below the DP lower bound
+    "FT-8": lambda inst, eps, t, v: 1e-4,
+}
+
+
+@pytest.mark.parametrize("check", sorted(BAD_LAWS))
+def test_full_info_check_fails_on_a_contradicting_law(check):
+    verdicts, _ = _verdicts(check, _tables(BAD_LAWS[check]))
+    assert "FAIL" in verdicts.values(), verdicts
+
+
+def test_doubling_gap_report_says_whether_it_saturates(good_tables):
+    verdicts, out = _verdicts("FT-6", good_tables)
+    assert verdicts == {"FT-6": "REPORT"} and "saturates" in out.claims[0].claim
+    _, grows = _verdicts("FT-6", _tables(lambda inst, eps, t, v: 100 * math.log(t)))
+    assert "keeps growing" in grows.claims[0].claim
+
+
+def test_lemma24_probability_matches_monte_carlo():
+    rng = np.random.default_rng(2)
+    r, gap, eps, mu1, n = 3, 0.1, 0.5, 0.6, 400_000
+    g_j = rng.binomial(2**r, mu1 - gap, n) + rng.laplace(0, 1 / eps, n)
+    g_1 = rng.binomial(2**r, mu1, n) + rng.laplace(0, 1 / eps, n)
+    p = ex.lemma24_probability(r, gap, eps, mu1)
+    assert np.mean(g_j - g_1 >= 0) == pytest.approx(p, abs=4 * math.sqrt(p * (1 - p) / n))
+
+
+def test_exact_checks_pass_with_the_papers_constants_and_fail_with_wrong_ones():
+    assert ex.check_ft9("smoke").claims[0].verdict == "PASS"
+    assert ex.check_ft9("smoke", divisor=0.05).claims[0].verdict == "FAIL"
+    assert ex.check_u4("smoke").claims[0].verdict == "PASS"
+    assert ex.check_u4("smoke", constant=0.1).claims[0].verdict == "FAIL"
+    assert ex.check_u5("smoke").claims[0].verdict == "PASS"
+    assert ex.check_u5("smoke", constant=0.5).claims[0].verdict == "FAIL"
+    assert ex.check_u3("smoke").claims[0].verdict == "PASS"
+
+
+def test_laplace_tail_check_catches_non_laplace_noise(monkeypatch):
+    rng = np.random.default_rng(3)
+    assert ex.check_u2("smoke", rng, 200_000).claims[0].verdict == "PASS"
+
+    class GaussianNoise(ex.LaplaceMechanism):  # same scale, wrong law
+        def noise(self, rng, size=None):
+            return rng.normal(0.0, self.scale, size)
+
+    monkeypatch.setattr(ex, "LaplaceMechanism", GaussianNoise)
+    assert ex.check_u2("smoke", rng, 200_000).claims[0].verdict == "FAIL"
+
+
+def test_schedule_check_catches_a_broken_batch_update():
+    from dpbandits.online.anytime_lazy_ucb import AnytimeLazyUCB
+
+    rng = np.random.default_rng(4)
+    means = np.array([0.7, 0.4])
+    assert ex._logged_schedule_ok(AnytimeLazyUCB(2, 1.0, rng), means, 500, rng)[0]
+    broken = AnytimeLazyUCB(2, 1.0, rng)
+    broken.state._released = lambda arm, size: None  # releases not recorded
+    assert not ex._logged_schedule_ok(broken, means, 500, rng)[0]
+
+
+def test_exact_rnm_check_records_the_erratum_and_passes_the_fix():
+    out = ex.check_p_exact_rnm("smoke")
+    rows = {c.check_id: c for c in out.claims}
+    assert rows["P-EXACT-RNM"].kind == "erratum" and rows["P-EXACT-RNM"].verdict == "FAIL"
+    assert rows["P-EXACT-RNM"].value == pytest.approx(2 - math.log(2), abs=1e-9)  # 2 eps - ln(1+eps)
+    assert rows["P-EXACT-RNM-C2"].verdict == "PASS"
+    table = ex.rnm_loss_table()
+    table.loc[table.noise == "Lap(2/eps)", "loss_over_eps"] *= 1.5  # a leaky "fix"
+    assert {c.check_id: c.verdict for c in ex.check_p_exact_rnm("smoke", table).claims}[
+        "P-EXACT-RNM-C2"] == "FAIL"
