@@ -51,7 +51,8 @@ EXPECTED = [
     "reports/claims.csv", "reports/claims.md",
     "reports/tables/online/checks.tex", "reports/tables/online/checks.csv",
     "reports/tables/online/rnm_privacy_loss.tex", "reports/tables/online/rnm_privacy_loss.csv",
-    *[f"reports/figures/online/check_{c}.{ext}" for c in ("FT-1", "FT-3", "FT-4", "FT-5", "FT-6", "FT-7")
+    *[f"reports/figures/online/check_{c}.{ext}" for c in ("FT-1", "FT-3", "FT-4", "FT-5", "FT-6", "FT-7",
+                                                          "BT-1", "BT-2", "BT-4", "BT-7")
       for ext in ("pdf", "png")],
 ]
 
@@ -70,7 +71,10 @@ def test_output_contract(smoke_runs):
             "FT-4-HIGH-PRIVACY", "FT-4-LOW-PRIVACY", "FT-5-NAIVE", "FT-5-RNM", "FT-6",
             "FT-7-SLOPE", "FT-7-BOUND", "FT-8", "FT-8-C2", "FT-9", "U-1", "U-2", "U-3", "U-4",
             "U-5", "P-EXACT-RNM", "P-EXACT-RNM-C2", "P-AUDIT-RNM", "P-AUDIT-RNM-C2",
-            "P-AUDIT-RNM-C2-CONTROL"} <= set(claims.check_id)
+            "P-AUDIT-RNM-C2-CONTROL", "BT-1-ALG1", "BT-1-ALG3", "BT-2-ALG1", "BT-2-ALG3",
+            "BT-3-ALG1", "BT-3-ALG3", "BT-4-ALG1", "BT-4-ALG3", "BT-5", "BT-6",
+            "BT-7-SLOPE-ALG1", "BT-7-SLOPE-ALG3", "BT-7-BOUND-ALG1", "BT-7-BOUND-ALG3",
+            "BT-8"} <= set(claims.check_id)
     # Exact checks do not depend on the scale: the erratum and the fix show at smoke scale too.
     verdict = dict(zip(claims.check_id, claims.verdict, strict=True))
     assert verdict["P-EXACT-RNM"] == "FAIL" and verdict["P-EXACT-RNM-C2"] == "PASS"
@@ -112,12 +116,15 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "online_check_figure_claims", "audit_online_dp_se", "claims",
                  "online_full_info_simulate", "online_check_full_info_scaling",
                  "online_check_full_info", "online_check_exact", "online_privacy_exact_rnm",
-                 "online_checks_table"):
+                 "online_checks_table", "online_bandit_simulate", "online_check_bandit_scaling",
+                 "online_check_bandit_constants", "online_check_privacy_cost",
+                 "audit_online_rnm_ftnl"):
         assert rule in out
     assert not (work / "results").exists()
 
 
 BAD_VALUES = [
+    (["online", "bandit", "horizon"], 5000, "online.bandit.horizon"),
     (["online", "full_info", "long_horizon"], 12345, "online.full_info.long_horizon"),
     (["online", "full_info", "runs"], 1, "online.full_info.runs"),
     (["seed"], -1, "seed"),

@@ -16,7 +16,7 @@ import pandas as pd
 from dpbandits.claims import Claim
 
 __all__ = ["ScalingFigure", "CheckOutput", "band_verdict", "upper_verdict", "lower_verdict",
-           "series_points"]
+           "series_points", "WorstCase", "worst_case"]
 
 
 @dataclass
@@ -70,3 +70,51 @@ def series_points(series: str, x, groups, rng: np.random.Generator, n_boot: int)
         rows.append({"series": series, "x": float(xi), "mean": float(g.mean()),
                      "ci_low": float(lo), "ci_high": float(hi)})
     return pd.DataFrame(rows)
+
+
+@dataclass
+class WorstCase:
+    """max over instances of the mean regret at each T, with bootstrap draws and its log-log
+    slope in T (the instance-independent checks FT-7 and BT-7)."""
+
+    ts: np.ndarray
+    point: np.ndarray
+    boots: np.ndarray  # (n_boot, len(ts))
+    argmax: list[int]
+    slope: float
+    slope_ci: tuple[float, float]
+    intercept: float
+
+    def points(self, series: str) -> pd.DataFrame:
+        return pd.DataFrame({"series": series, "x": self.ts, "mean": self.point,
+                             "ci_low": np.quantile(self.boots, 0.025, axis=0),
+                             "ci_high": np.quantile(self.boots, 0.975, axis=0)})
+
+    def fit(self, series: str, theory_slope: float) -> dict:
+        return {"series": series, "slope": self.slope, "ci_low": self.slope_ci[0],
+                "ci_high": self.slope_ci[1], "intercept": self.intercept,
+                "theory_slope": theory_slope, "x_min": float(self.ts[0]),
+                "x_max": float(self.ts[-1])}
+
+
+def worst_case(ts, groups_by_t, rng: np.random.Generator, n_boot: int) -> WorstCase:
+    """``groups_by_t[i]``: one array of per-run regrets per instance, at T = ts[i]. Instances are
+    independent, so each is resampled on its own; the max is taken per bootstrap draw."""
+    ts = np.asarray(ts, dtype=float)
+    point, boots, argmax = [], [], []
+    for groups in groups_by_t:
+        means = np.array([np.mean(g) for g in groups])
+        point.append(means.max())
+        argmax.append(int(means.argmax()))
+        draws = np.column_stack([np.asarray(g, dtype=float)[rng.integers(0, len(g), size=(n_boot, len(g)))]
+                                 .mean(axis=1) for g in groups])
+        boots.append(draws.max(axis=1))
+    point, boots = np.array(point), np.column_stack(boots)
+    lx = np.log(ts)
+    lxc = lx - lx.mean()
+    slope = float(np.log(point) @ lxc / (lxc @ lxc))
+    ly = np.log(np.maximum(boots, np.finfo(float).tiny))
+    slopes = (ly - ly.mean(axis=1, keepdims=True)) @ lxc / (lxc @ lxc)
+    lo, hi = np.quantile(slopes, [0.025, 0.975])
+    return WorstCase(ts, point, boots, argmax, slope, (float(lo), float(hi)),
+                     float(np.log(point).mean() - slope * lx.mean()))

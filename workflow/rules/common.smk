@@ -4,6 +4,8 @@ from pathlib import Path
 
 from dpbandits.config import validate_config
 from dpbandits.experiments import online as online_exp
+from dpbandits.experiments.online_bandit import ALGORITHMS as ONLINE_BANDIT_ALGORITHMS
+from dpbandits.online.bandit_checks import CHECKS as ONLINE_BANDIT_CHECKS
 from dpbandits.online.exact_checks import CHECKS as ONLINE_EXACT_CHECKS
 from dpbandits.online.full_info_checks import CHECKS as ONLINE_FULL_INFO_CHECKS
 
@@ -55,6 +57,8 @@ def online_claim_files():
         "P-AUDIT-LAZY-RELEASE",
         "P-AUDIT-RNM",
         *ONLINE_FULL_INFO_CHECKS,
+        *ONLINE_BANDIT_CHECKS,
+        "BT-8",
         *ONLINE_EXACT_CHECKS,
     ]
     return expand("results/claims/online/{check}.csv", check=checks)
@@ -66,8 +70,29 @@ def online_full_info_inputs(wildcards):
     return expand("results/sim/online/full_info/{design}.parquet", design=designs)
 
 
+def online_bandit_inputs(wildcards):
+    """Per design the check reads, one table per algorithm (in ALGORITHMS order)."""
+    designs = ONLINE_BANDIT_CHECKS[wildcards.check][1]
+    return [
+        f"results/sim/online/bandit/{design}/{algorithm}.parquet"
+        for design in designs
+        for algorithm in ONLINE_BANDIT_ALGORITHMS
+    ]
+
+
 def online_check_figures():
-    scaling = ["FT-1", "FT-3", "FT-4", "FT-5", "FT-6", "FT-7"]
+    scaling = [
+        "FT-1",
+        "FT-3",
+        "FT-4",
+        "FT-5",
+        "FT-6",
+        "FT-7",
+        "BT-1",
+        "BT-2",
+        "BT-4",
+        "BT-7",
+    ]
     return expand(
         "reports/figures/online/check_{check}.{ext}", check=scaling, ext=["pdf", "png"]
     )

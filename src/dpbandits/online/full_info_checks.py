@@ -19,6 +19,7 @@ from dpbandits.checks import (
     lower_verdict,
     series_points,
     upper_verdict,
+    worst_case,
 )
 from dpbandits.claims import Claim
 from dpbandits.experiments.online_full_info import instance_of, thm9_bound
@@ -245,33 +246,19 @@ def check_ft7(tables, rng, n_boot, scale) -> CheckOutput:
         rows = table[np.isclose(table.epsilon, eps)]
         ts = sorted(rows["t"].unique())
         gaps = sorted(rows["gap"].unique())
-        m_boot, m_point, argmax = [], [], []
-        for t in ts:
-            groups = [_runs(rows, t, gap=g) for g in gaps]
-            means = np.array([gr.mean() for gr in groups])
-            m_point.append(means.max())
-            argmax.append(gaps[int(means.argmax())])
-            m_boot.append(np.column_stack([_boot_means(gr, rng, n_boot) for gr in groups]).max(axis=1))
-        m_boot = np.column_stack(m_boot)  # (n_boot, len(ts))
-        lx = np.log(ts)
-        lxc = lx - lx.mean()
-        slope = float(np.log(m_point) @ lxc / (lxc @ lxc))
-        boots = (np.log(m_boot) - np.log(m_boot).mean(axis=1, keepdims=True)) @ lxc / (lxc @ lxc)
-        lo, hi = np.quantile(boots, [0.025, 0.975])
+        wc = worst_case(ts, [[_runs(rows, t, gap=g) for g in gaps] for t in ts], rng, n_boot)
         bound = np.array([10 * (math.sqrt(t * math.log(k)) + math.log(k) * math.log(t) / eps) for t in ts])
-        worst_bound = max(worst_bound, float(np.max(np.quantile(m_boot, 0.975, axis=0) / bound)))
+        worst_bound = max(worst_bound, float(np.max(np.quantile(wc.boots, 0.975, axis=0) / bound)))
         label = f"eps={eps:g}"
-        points.append(pd.DataFrame({"series": label, "x": ts, "mean": m_point,
-                                    "ci_low": np.quantile(m_boot, 0.025, axis=0),
-                                    "ci_high": np.quantile(m_boot, 0.975, axis=0)}))
-        fits.append({"series": label, "slope": slope, "ci_low": lo, "ci_high": hi,
-                     "intercept": float(np.log(m_point).mean() - slope * lx.mean()),
-                     "theory_slope": 0.5, "x_min": float(ts[0]), "x_max": float(ts[-1])})
+        points.append(wc.points(label))
+        fits.append(wc.fit(label, 0.5))
         if math.isclose(eps, 1.0):
+            lo, hi = wc.slope_ci
             claims.append(_claim("FT-7-SLOPE", "Cor 11", "theorem",
                                  f"worst-case regret over Delta grows like sqrt(T) at eps=1 "
-                                 f"(F-hard K={k}; argmax Delta per T: {', '.join(f'{a:.3g}' for a in argmax)})",
-                                 "log-log slope of max_Delta R(T) in T", slope, lo, hi,
+                                 f"(F-hard K={k}; argmax Delta per T: "
+                                 f"{', '.join(f'{gaps[i]:.3g}' for i in wc.argmax)})",
+                                 "log-log slope of max_Delta R(T) in T", wc.slope, lo, hi,
                                  "slope CI within [0.35, 0.65]", band_verdict(lo, hi, 0.35, 0.65),
                                  int(rows.run.max()) + 1, scale))
     claims.append(_claim("FT-7-BOUND", "Cor 11", "theorem",

@@ -230,10 +230,17 @@ def simulate_fast(means: np.ndarray, epsilon: float, horizon: int, checkpoints: 
     run = StretchRun(means, checkpoints, reward_rng)
     state = DoublingBatchMeans(run.means.size, epsilon, noise_rng, noise_multiplier)
     t = run.initial_rounds(horizon, state.initialise)
+    retry_at, releases = t, -1  # when to try the envelope again after it was too loose
     while t <= horizon:
-        t1 = min(horizon, t + max(511, t // 8))
-        env = _Envelope(state, math.log(t), math.log(t1), epsilon) if thinning_below > 0 else None
-        if env is not None and env.p < thinning_below:
+        if state.releases.sum() != releases:  # new private means: the envelope may tighten
+            retry_at, releases = t, int(state.releases.sum())
+        env = None
+        if thinning_below > 0 and t >= retry_at:
+            t1 = min(horizon, t + max(511, t // 8))
+            env = _Envelope(state, math.log(t), math.log(t1), epsilon)
+            if env.p >= thinning_below:
+                env, retry_at = None, t1  # the decision uses only the past: the law is unchanged
+        if env is not None:
             t = _thinned_window(run, state, env, t, t1, epsilon, policy_rng)
         else:
             t = _chunk(run, state, t, horizon, epsilon, policy_rng, max_chunk)

@@ -9,6 +9,7 @@ from dpbandits.stats.core import (
     loglog_slope,
     mann_whitney_less,
     mean_ci,
+    paired_loglog_slope,
 )
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "clopper_pearson",
     "holm",
     "loglog_slope",
+    "paired_loglog_slope",
     "mann_whitney_less",
     "mean_ci",
 ]

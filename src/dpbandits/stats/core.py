@@ -7,7 +7,7 @@ All resampling is driven by an explicit ``numpy.random.Generator`` (seeded by th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats as sps
@@ -18,6 +18,7 @@ __all__ = [
     "clopper_pearson",
     "holm",
     "loglog_slope",
+    "paired_loglog_slope",
     "mann_whitney_less",
     "mean_ci",
     "SlopeFit",
@@ -111,6 +112,7 @@ class SlopeFit:
     ci_low: float
     ci_high: float
     intercept: float
+    boots: np.ndarray | None = field(default=None, repr=False, compare=False)  # bootstrap slopes
 
 
 def _ols_slope(lx: np.ndarray, ly: np.ndarray) -> tuple[float, float]:
@@ -142,4 +144,25 @@ def loglog_slope(x, runs_by_x, rng: np.random.Generator, n_boot: int = 2000,
     lxc = lx - lx.mean()
     boots = (ly - ly.mean(axis=1, keepdims=True)) @ lxc / (lxc @ lxc)
     lo, hi = np.quantile(boots, [(1 - level) / 2, (1 + level) / 2])
-    return SlopeFit(slope, float(lo), float(hi), intercept)
+    return SlopeFit(slope, float(lo), float(hi), intercept, boots)
+
+
+def paired_loglog_slope(x, runs_by_x, rng: np.random.Generator, n_boot: int = 2000,
+                        level: float = 0.95) -> SlopeFit:
+    """As :func:`loglog_slope` for *paired* data: ``runs_by_x`` is (runs, len(x)), the same runs
+    observed at every x (e.g. one anytime run's regret at several T); runs are resampled whole."""
+    x = np.asarray(x, dtype=float)
+    data = np.asarray(runs_by_x, dtype=float)
+    if data.ndim != 2 or data.shape[1] != x.size or x.size < 2:
+        raise ValueError("need a (runs, len(x)) array and at least two x values")
+    means = data.mean(axis=0)
+    if np.any(means <= 0):
+        raise ValueError("log-log slope needs positive means")
+    lx = np.log(x)
+    slope, intercept = _ols_slope(lx, np.log(means))
+    idx = rng.integers(0, data.shape[0], size=(n_boot, data.shape[0]))
+    ly = np.log(np.maximum(data[idx].mean(axis=1), np.finfo(float).tiny))
+    lxc = lx - lx.mean()
+    boots = (ly - ly.mean(axis=1, keepdims=True)) @ lxc / (lxc @ lxc)
+    lo, hi = np.quantile(boots, [(1 - level) / 2, (1 + level) / 2])
+    return SlopeFit(slope, float(lo), float(hi), intercept, boots)

@@ -1,0 +1,108 @@
+"""Bandit theory checks BT-1 ... BT-8: pass on a regret law that follows Theorems 3/5 and FAIL on
+laws that contradict them (synthetic design tables), plus the explicit constants."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpbandits.experiments.online_bandit import ALGORITHMS, DESIGNS, design_cells
+from dpbandits.online import bandit_checks as bc
+
+SETTINGS = {"runs": 30, "minimax_runs": 30, "horizon": 10**6}
+
+
+def theory_law(means, eps, t):
+    """log t / min(Delta, eps) per suboptimal arm, never more than t Delta_max (Thms 3, 5)."""
+    gaps = means.max() - means
+    gaps = gaps[gaps > 0]
+    return min(2.0 * math.log(t) * float(np.sum(1.0 / np.minimum(gaps, eps))), t * gaps.max())
+
+
+def _tables(law, epochs_above=0, seed=0):
+    rng = np.random.default_rng(seed)
+    out = {}
+    for design in DESIGNS:
+        frames = []
+        for alg in ALGORITHMS:
+            for cell in design_cells(design, alg, SETTINGS):
+                runs = SETTINGS["minimax_runs" if design == "minimax" else "runs"]
+                gaps = cell.means.max() - cell.means
+                d = [bc.lemma19_epoch(g, cell.epsilon, cell.horizon) if g > 0 else 20 for g in gaps]
+                for t in cell.checkpoints:
+                    final = t == cell.horizon
+                    frames.append(pd.DataFrame({
+                        "design": design, "algorithm": alg, "instance": cell.instance, "K": cell.k,
+                        "gap": cell.gap, "epsilon": cell.epsilon, "horizon": cell.horizon,
+                        "run": np.arange(runs), "t": t,
+                        "regret": law(cell.means, cell.epsilon, t) * rng.uniform(0.97, 1.03, runs),
+                        "pulls": [[2 ** (dj + 1) for dj in d] if final else None for _ in range(runs)],
+                        "releases": [[dj + 1 + epochs_above for dj in d] if final else None
+                                     for _ in range(runs)]}))
+        out[design] = pd.concat(frames, ignore_index=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def good():
+    return _tables(theory_law)
+
+
+def _run(check, tables):
+    function, _ = bc.CHECKS[check]
+    out = function(tables, np.random.default_rng(1), 300, "smoke")
+    return {c.check_id: c.verdict for c in out.claims}, out
+
+
+@pytest.mark.parametrize("check", sorted(bc.CHECKS))
+def test_bandit_check_passes_on_the_theory_law(check, good):
+    verdicts, out = _run(check, good)
+    assert set(verdicts.values()) == {"PASS"}, verdicts
+    if out.figure is not None:
+        assert not out.figure.points.empty
+
+
+BAD = {
+    "BT-1": (lambda m, e, t: t**0.5, {}),  # polynomial, not logarithmic, growth
+    "BT-2": (lambda m, e, t: 100.0, {}),  # no 1/eps cost in the high-privacy regime
+    "BT-4": (lambda m, e, t: 100.0, {}),  # privacy cost independent of K
+    "BT-5": (lambda m, e, t: 1e3 * theory_law(m, e, t), {}),  # above the explicit bound
+    "BT-6": (theory_law, {"epochs_above": 3}),  # suboptimal arms reach epoch d_j + 3
+    "BT-7": (lambda m, e, t: 0.5 * t * (m.max() - m.min()), {}),  # linear worst case
+}
+
+
+@pytest.mark.parametrize("check", sorted(BAD))
+def test_bandit_check_fails_on_a_contradicting_law(check):
+    law, kwargs = BAD[check]
+    verdicts, _ = _run(check, _tables(law, **kwargs))
+    assert "FAIL" in verdicts.values(), verdicts
+
+
+def _figure_runs(private_shift):
+    rows = []
+    for alg, shift in (("lazy_dp_ts", private_shift), ("anytime_lazy_ucb", private_shift),
+                       ("ts_beta", 0.0), ("ucb1", 0.0)):
+        for eps in ((0.25, 0.5, 1.0) if shift == private_shift else (np.nan,)):
+            for run in range(20):
+                rows.append({"setting": "setting1", "algorithm": alg, "epsilon": eps, "run": run,
+                             "final_regret": 100.0 + shift + run})
+    return pd.DataFrame(rows)
+
+
+def test_privacy_cost_check():
+    assert bc.check_bt8(_figure_runs(50.0), "smoke").claims[0].verdict == "PASS"
+    assert bc.check_bt8(_figure_runs(-50.0), "smoke").claims[0].verdict == "FAIL"
+    missing = _figure_runs(50.0).query("algorithm != 'ucb1'")
+    assert bc.check_bt8(missing, "smoke").claims[0].verdict == "INCONCLUSIVE"
+
+
+def test_theorem3_constants():
+    # d_j = ceil(log2(24 ln T / (Delta min(Delta, eps)))): Delta = 0.5, eps = 0.5, T = e^10
+    assert bc.lemma19_epoch(0.5, 0.5, int(round(math.exp(10)))) == math.ceil(math.log2(24 * 10 / 0.25))
+    means = np.array([0.9, 0.4])
+    d = bc.lemma19_epoch(0.5, 0.1, 10**6)
+    assert bc.thm3_bound(means, 0.1, 10**6) == pytest.approx(0.5 * (2 ** (d + 2) - 1 + 2 * math.log2(10**6)))
