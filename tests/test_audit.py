@@ -11,6 +11,7 @@ from dpbandits.audit import epsilon_lower_bound
 from dpbandits.mechanisms import LaplaceMechanism
 from dpbandits.online import audits
 from dpbandits.online.lazy_batches import DoublingBatchMeans
+from dpbandits.online.registry import _reference_algorithm
 from dpbandits.online.rnm_ftnl import RNMFTNL
 
 
@@ -97,3 +98,34 @@ def test_rnm_action_codes_follow_the_reference_algorithm():
             alg.observe(t, table[t - 1])
         ref[actions[1] + 2 * actions[3]] += 1
     assert sps.chi2_contingency(np.vstack([fast, ref])).pvalue > 0.001
+
+
+@pytest.mark.parametrize("algorithm", ["anytime_lazy_ucb", "lazy_dp_ts", "adap_klucb"])
+def test_bandit_harness_has_the_law_of_the_reference_class(algorithm):
+    """The audit's runs (vectorised over copies) against the per-step reference classes."""
+    table = audits.BANDIT_TABLE
+    rng = np.random.default_rng(11)
+    fast = audits.bandit_action_codes(algorithm, table, 1.0, 20_000, rng)
+    ref = []
+    for _ in range(2000):
+        alg = _reference_algorithm(algorithm, 2, 1.0, 8, {"noise": rng, "policy": rng}, {})
+        code = 0
+        for t in range(1, 9):
+            arm = alg.select(t)
+            alg.update(t, arm, table[t - 1, arm])
+            code = code * 2 + arm if t > 2 else code
+        ref.append(code)
+    codes = np.union1d(np.unique(fast), np.unique(ref))
+    counts = np.vstack([[np.sum(fast == c) for c in codes], [np.sum(np.array(ref) == c) for c in codes]])
+    keep = counts.sum(axis=0) >= 20  # chi-square needs non-tiny expected counts
+    other = counts[:, ~keep].sum(axis=1, keepdims=True)
+    table_counts = np.hstack([counts[:, keep], other]) if other.sum() else counts[:, keep]
+    assert sps.chi2_contingency(table_counts).pvalue > 0.001
+
+
+def test_whole_algorithm_audit_of_alg1_and_adap_release():
+    rng = np.random.default_rng(12)
+    assert not audits.audit_bandit("anytime_lazy_ucb", 1.0, 200_000, rng).refuted
+    assert audits.audit_bandit("anytime_lazy_ucb", 1.0, 200_000, rng, noise_multiplier=0.25).refuted
+    assert not audits.audit_adap_release(1.0, 200_000, rng).refuted
+    assert audits.audit_adap_release(1.0, 200_000, rng, noise_multiplier=0.25).refuted

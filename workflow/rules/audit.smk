@@ -51,3 +51,71 @@ rule audit_online_rnm_ftnl:
         mechanism="rnm_ftnl",
     script:
         "../scripts/online_audit.py"
+
+
+rule audit_online_anytime_lazy_ucb:
+    """P-MC-BANDIT for Alg. 1: the whole algorithm on neighbouring reward tables (T = 8)."""
+    output:
+        "results/claims/online/P-MC-ALG1.csv",
+    log:
+        "logs/audit/online_anytime_lazy_ucb.log",
+    conda:
+        "../envs/dpbandits.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=20,
+    params:
+        mechanism="anytime_lazy_ucb",
+    script:
+        "../scripts/online_audit.py"
+
+
+rule audit_online_adap_klucb:
+    """P-MC-BANDIT for AdaP-KLUCB: the whole algorithm on neighbouring reward tables (T = 8)."""
+    output:
+        "results/claims/online/P-MC-ADAP.csv",
+    log:
+        "logs/audit/online_adap_klucb.log",
+    conda:
+        "../envs/dpbandits.yaml"
+    resources:
+        mem_mb=6000,
+        runtime=30,
+    params:
+        mechanism="adap_klucb",
+    script:
+        "../scripts/online_audit.py"
+
+
+rule audit_online_adap_release:
+    """AdaP-KLUCB's episode-mean Laplace release on neighbouring episode sums."""
+    output:
+        "results/claims/online/P-AUDIT-ADAP-RELEASE.csv",
+    log:
+        "logs/audit/online_adap_release.log",
+    conda:
+        "../envs/dpbandits.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=10,
+    params:
+        mechanism="adap_release",
+    script:
+        "../scripts/online_audit.py"
+
+
+rule audit_online_lazy_dp_ts:
+    """P-MC-BANDIT for Alg. 3: the whole algorithm on neighbouring reward tables (T = 8)."""
+    output:
+        "results/claims/online/P-MC-ALG3.csv",
+    log:
+        "logs/audit/online_lazy_dp_ts.log",
+    conda:
+        "../envs/dpbandits.yaml"
+    resources:
+        mem_mb=6000,
+        runtime=20,
+    params:
+        mechanism="lazy_dp_ts",
+    script:
+        "../scripts/online_audit.py"

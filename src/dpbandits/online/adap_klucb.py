@@ -36,24 +36,29 @@ def index(mu_tilde, n_last, t_l: int, epsilon: float, alpha: float):
 
 
 class _EpisodeState:
+    """Per-arm episode state and the private episode means (Lap(1) on the episode sum, i.e.
+    Lap(1/(epsilon n_last)) on the mean). ``copies``: the black-box audit draws that many
+    independent noise values on one fixed input (then each private mean is a vector)."""
+
     def __init__(self, n_arms: int, epsilon: float, rng: np.random.Generator,
-                 noise_multiplier: float):
+                 noise_multiplier: float, copies: int | None = None):
         self.laplace = LaplaceMechanism(epsilon=epsilon, sensitivity=1.0,
                                         noise_multiplier=noise_multiplier)
         self.rng = rng
+        self.copies = copies
         self.N = np.ones(n_arms, dtype=np.int64)
         self.n_last = np.ones(n_arms, dtype=np.int64)
-        self.mu_tilde = np.zeros(n_arms)
+        self.mu_tilde = np.zeros(n_arms if copies is None else (n_arms, copies))
         self.releases = np.zeros(n_arms, dtype=np.int64)
 
     def initialise(self, arm: int, reward: float) -> None:
-        self.mu_tilde[arm] = reward + self.laplace.noise(self.rng)
+        self.mu_tilde[arm] = reward + self.laplace.noise(self.rng, self.copies)
         self.releases[arm] += 1
 
     def finish_episode(self, arm: int, length: int, total: float) -> None:
         self.n_last[arm] = length
         self.N[arm] *= 2
-        self.mu_tilde[arm] = (total + self.laplace.noise(self.rng)) / length
+        self.mu_tilde[arm] = (total + self.laplace.noise(self.rng, self.copies)) / length
         self.releases[arm] += 1
 
 

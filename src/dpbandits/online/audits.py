@@ -6,6 +6,11 @@
 * Lazy-DP-TS's release mechanism (:class:`DoublingBatchMeans`, shared with Alg. 1): one arm's
   reward stream -> its released private batch means. Neighbouring streams differ in one reward.
   Each release is discretised at thresholds taken from an independent pilot sample.
+* Whole bandit algorithms (spec 6.5 P-MC-BANDIT): Alg. 1, Alg. 3 and AdaP-KLUCB on a fixed
+  reward table (K = 2, T = 8); neighbours replace the reward vector of one round h in
+  {1, K+1, K+2}. Output: the action sequence. The runs are vectorised over copies (harnesses
+  below, tested against the per-step reference classes); they call the production index,
+  sampling and Laplace code.
 * RNM-FTNL (Alg. 4, full information; spec 6.5 P-MC): a fixed table of reward vectors, K = 2,
   T = 7 (epochs 0, 1, 2); neighbours replace one whole reward vector. Output: the action sequence.
   The paper's Lap(1/eps) is expected to be refuted (issue P1: loss 2 eps - ln(1 + eps) from a
@@ -24,12 +29,15 @@ import numpy as np
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.claims import Claim
-from dpbandits.online import dp_se, rnm_ftnl
+from dpbandits.mechanisms.laplace import LaplaceMechanism
+from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, rnm_ftnl
 from dpbandits.online.full_info import epoch_bounds
 from dpbandits.online.lazy_batches import DoublingBatchMeans
+from dpbandits.online.lazy_dp_ts import shifted_mean
 
 __all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "audit_claims",
-           "rnm_ftnl_action_codes", "audit_rnm_ftnl"]
+           "rnm_ftnl_action_codes", "audit_rnm_ftnl", "bandit_action_codes", "audit_bandit",
+           "BANDIT_TABLE", "audit_adap_release"]
 
 # Pilot quantiles used to discretise a continuous release (tails carry the privacy loss).
 _LEVELS = np.array([1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 0.5, 0.7, 0.9, 0.97, 0.99, 0.997, 0.999])
@@ -97,6 +105,105 @@ def audit_lazy_release(epsilon: float, n_samples: int, rng: np.random.Generator,
     return epsilon_lower_bound(pairs, n_codes, epsilon, confidence, "tails", labels)
 
 
+# P-MC-BANDIT reward table: K = 2, T = 8, drawn once from mu = (0.6, 0.4) (spec 6.5), fixed here.
+BANDIT_TABLE = np.array([[1, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 0], [1, 1], [0, 1]], dtype=float)
+
+
+class _CopiesBatches:
+    """The doubling-batch state of Alg. 1 / Alg. 3 (:class:`DoublingBatchMeans`) for many
+    independent copies whose data streams differ (each copy pulls its own arms)."""
+
+    def __init__(self, first_rewards: np.ndarray, laplace: LaplaceMechanism, n: int,
+                 rng: np.random.Generator):
+        k = first_rewards.size
+        self.laplace, self.rng = laplace, rng
+        self.O = np.ones((n, k))
+        self.N = np.zeros((n, k))
+        self.Phi = np.zeros((n, k))
+        self.mu_tilde = first_rewards[None, :] + laplace.noise(rng, (n, k))  # batch of size 1
+
+    def add(self, arms: np.ndarray, rewards: np.ndarray) -> None:
+        """One observation per copy; release (Lap on the batch sum) where a batch completes."""
+        rows = np.arange(arms.size)
+        self.N[rows, arms] += 1
+        self.Phi[rows, arms] += rewards
+        done = self.N[rows, arms] == 2 * self.O[rows, arms]
+        r, a = rows[done], arms[done]
+        self.O[r, a] *= 2
+        self.mu_tilde[r, a] = (self.Phi[r, a] + self.laplace.noise(self.rng, r.size)) / self.O[r, a]
+        self.N[r, a] = 0
+        self.Phi[r, a] = 0
+
+
+def bandit_action_codes(algorithm: str, table: np.ndarray, epsilon: float, n_samples: int,
+                        rng: np.random.Generator, noise_multiplier: float = 1.0,
+                        alpha: float = 3.1) -> np.ndarray:
+    """Action sequences (base-K codes of rounds K+1..T) of ``n_samples`` runs of a bandit
+    algorithm on one fixed reward table (T x K); rounds 1..K pull arm j at round j."""
+    horizon, k = table.shape
+    laplace = LaplaceMechanism(epsilon, 1.0, noise_multiplier)
+    first = table[np.arange(k), np.arange(k)]
+    codes = np.zeros(n_samples, dtype=np.int64)
+    if algorithm in ("anytime_lazy_ucb", "lazy_dp_ts"):
+        state = _CopiesBatches(first, laplace, n_samples, rng)
+        for t in range(k + 1, horizon + 1):
+            if algorithm == "anytime_lazy_ucb":  # Alg. 1 step 2.1
+                score = anytime_lazy_ucb.index(state.mu_tilde, state.O, t, epsilon)
+            else:  # Alg. 3 lines 4-5
+                mu_bar = shifted_mean(state.mu_tilde, state.O, math.log(t), epsilon)
+                score = rng.beta(mu_bar * state.O + 1.0, (1.0 - mu_bar) * state.O + 1.0)
+            arms = np.argmax(score, axis=1)
+            state.add(arms, table[t - 1, arms])
+            codes = codes * k + arms
+        return codes
+    if algorithm != "adap_klucb":
+        raise ValueError(f"unknown algorithm {algorithm!r}; allowed: anytime_lazy_ucb, "
+                         "lazy_dp_ts, adap_klucb")
+    # AdaP-KLUCB: episodes (lengths N_A = 1, 2, 4, ...) differ per copy, so copies advance one
+    # episode per pass; the index is computed per group of copies sharing t_l.
+    cum = np.vstack([np.zeros(k), np.cumsum(table, axis=0)])  # cum[t] = rewards of rounds 1..t
+    N, n_last = np.ones((n_samples, k)), np.ones((n_samples, k))
+    mu_tilde = first[None, :] + laplace.noise(rng, (n_samples, k))
+    t = np.full(n_samples, k)
+    actions = np.zeros((n_samples, horizon), dtype=np.int64)
+    while np.any(t < horizon):
+        for t_l in np.unique(t[t < horizon]) + 1:
+            rows = np.flatnonzero(t == t_l - 1)
+            arm = np.argmax(adap_klucb.index(mu_tilde[rows], n_last[rows], int(t_l), epsilon,
+                                             alpha), axis=1)
+            full = N[rows, arm].astype(np.int64)
+            length = np.minimum(full, horizon - t[rows])
+            for s in range(int(length.max())):
+                on = s < length
+                actions[rows[on], t[rows[on]] + s] = arm[on]
+            done = length == full  # a truncated last episode releases nothing that is used
+            r, a, m = rows[done], arm[done], length[done]
+            total = cum[t[r] + m, a] - cum[t[r], a]
+            n_last[r, a] = m
+            N[r, a] *= 2
+            mu_tilde[r, a] = (total + laplace.noise(rng, r.size)) / m
+            t[rows] += length
+    for s in range(k, horizon):
+        codes = codes * k + actions[:, s]
+    return codes
+
+
+def audit_bandit(algorithm: str, epsilon: float, n_samples: int, rng: np.random.Generator,
+                 confidence: float = 0.999, noise_multiplier: float = 1.0,
+                 rounds: tuple[int, ...] = (1, 3, 4)) -> AuditResult:
+    """P-MC-BANDIT: one neighbouring pair per round h (its whole reward vector mirrored)."""
+    table = BANDIT_TABLE
+    horizon, k = table.shape
+    pairs, labels = [], []
+    for h in rounds:
+        neighbour = table.copy()
+        neighbour[h - 1] = 1.0 - neighbour[h - 1]
+        pairs.append(tuple(bandit_action_codes(algorithm, x, epsilon, n_samples, rng,
+                                               noise_multiplier) for x in (table, neighbour)))
+        labels.append(f"round {h} vector mirrored")
+    return epsilon_lower_bound(pairs, k ** (horizon - k), epsilon, confidence, "atoms", labels)
+
+
 def rnm_ftnl_action_codes(table: np.ndarray, epsilon: float, n_samples: int,
                           rng: np.random.Generator, noise_factor: float = 1.0,
                           noise_multiplier: float = 1.0) -> np.ndarray:
@@ -130,9 +237,32 @@ def audit_rnm_ftnl(epsilon: float, n_samples: int, rng: np.random.Generator,
     return epsilon_lower_bound(pairs, 4, epsilon, confidence, "atoms", labels)
 
 
+def audit_adap_release(epsilon: float, n_samples: int, rng: np.random.Generator,
+                       confidence: float = 0.999, noise_multiplier: float = 1.0) -> AuditResult:
+    """AdaP-KLUCB's episode release (production :class:`adap_klucb._EpisodeState`): episode
+    sums of neighbouring streams differ by one reward; lengths 1, 2, 4, 8. The continuous
+    release is discretised at pilot quantiles (tail events)."""
+    pairs, labels = [], []
+    for length in (1, 2, 4, 8):
+        totals = (float(length // 2), float(length // 2 + 1))
+
+        def release(total, n, length=length):
+            state = adap_klucb._EpisodeState(1, epsilon, rng, noise_multiplier, copies=n)
+            state.finish_episode(0, length, total)
+            return state.mu_tilde[0]
+
+        pilot = np.concatenate([release(x, max(1000, n_samples // 10)) for x in totals])
+        cuts = np.unique(np.quantile(pilot, _LEVELS))
+        pairs.append(tuple(np.searchsorted(cuts, release(x, n_samples)) for x in totals))
+        labels.append(f"episode of {length}, sums {totals[0]:g} vs {totals[1]:g}")
+    return epsilon_lower_bound(pairs, len(_LEVELS) + 1, epsilon, confidence, "tails", labels)
+
+
 def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
-                 control: AuditResult, control_multiplier: float, scale: str) -> list[Claim]:
-    """Two claim rows: the audit of the real mechanism and its negative control."""
+                 control: AuditResult, control_multiplier: float, scale: str,
+                 no_power_reason: str = "") -> list[Claim]:
+    """Two claim rows: the audit of the real mechanism and its negative control.
+    ``no_power_reason`` explains an INCONCLUSIVE verdict (control not caught)."""
     criterion = (f"CP lower bound <= epsilon = {real.epsilon:g} "
                  f"({real.confidence:g} confidence, Bonferroni over {real.n_events} events x 2)")
     # Without power (the broken control not caught) the audit says nothing: INCONCLUSIVE.
@@ -140,7 +270,8 @@ def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
     stat = "Clopper-Pearson lower bound on the privacy loss"
     return [
         Claim("online", check_id, source, "privacy",
-              f"{mechanism} is epsilon-DP (black-box audit; tightest event: {real.best_event})",
+              f"{mechanism} is epsilon-DP (black-box audit; tightest event: {real.best_event})"
+              + (f"; no power: {no_power_reason}" if not control.refuted and no_power_reason else ""),
               stat, real.epsilon_lower_bound, np.nan, np.nan, criterion, verdict,
               real.n_samples, scale),
         Claim("online", f"{check_id}-CONTROL", source, "privacy",
