@@ -102,20 +102,3 @@ rule audit_online_adap_release:
         mechanism="adap_release",
     script:
         "../scripts/online_audit.py"
-
-
-rule audit_online_lazy_dp_ts:
-    """P-MC-BANDIT for Alg. 3: the whole algorithm on neighbouring reward tables (T = 8)."""
-    output:
-        "results/claims/online/P-MC-ALG3.csv",
-    log:
-        "logs/audit/online_lazy_dp_ts.log",
-    conda:
-        "../envs/dpbandits.yaml"
-    resources:
-        mem_mb=6000,
-        runtime=20,
-    params:
-        mechanism="lazy_dp_ts",
-    script:
-        "../scripts/online_audit.py"

@@ -57,7 +57,6 @@ def online_claim_files():
         "P-AUDIT-LAZY-RELEASE",
         "P-AUDIT-RNM",
         "P-MC-ALG1",
-        "P-MC-ALG3",
         "P-MC-ADAP",
         "P-AUDIT-ADAP-RELEASE",
         *ONLINE_FULL_INFO_CHECKS,
@@ -68,35 +67,49 @@ def online_claim_files():
     return expand("results/claims/online/{check}.csv", check=checks)
 
 
-def online_full_info_inputs(wildcards):
-    """The design tables a full-information check reads, in the order it expects them."""
-    designs = ONLINE_FULL_INFO_CHECKS[wildcards.check][1]
-    return expand("results/sim/online/full_info/{design}.parquet", design=designs)
+# Theory checks (each its own named rule, see online_theory.smk). FT-* and BT-* read simulated
+# designs; FT-9 and U-* are exact.
+ONLINE_SCALING_CHECKS = [
+    "FT-1",
+    "FT-3",
+    "FT-4",
+    "FT-5",
+    "FT-6",
+    "FT-7",
+    "BT-1",
+    "BT-2",
+    "BT-4",
+    "BT-7",
+]
+ONLINE_THEORY_CHECKS = [
+    *ONLINE_FULL_INFO_CHECKS,
+    *ONLINE_BANDIT_CHECKS,
+    *[c for c in ONLINE_EXACT_CHECKS if c != "P-EXACT-RNM"],
+]
 
 
-def online_bandit_inputs(wildcards):
-    """Per design the check reads, one table per algorithm (in ALGORITHMS order)."""
-    designs = ONLINE_BANDIT_CHECKS[wildcards.check][1]
-    return [
-        f"results/sim/online/bandit/{design}/{algorithm}.parquet"
-        for design in designs
-        for algorithm in ONLINE_BANDIT_ALGORITHMS
-    ]
+def online_check_rule(check):
+    """Rule name of a check: FT-1 -> online_check_ft_1."""
+    return f"online_check_{check.lower().replace('-', '_')}"
+
+
+def online_check_inputs(check):
+    """The design tables a check reads, in the order its script expects them."""
+    if check in ONLINE_FULL_INFO_CHECKS:
+        designs = ONLINE_FULL_INFO_CHECKS[check][1]
+        return expand("results/sim/online/full_info/{design}.parquet", design=designs)
+    if check in ONLINE_BANDIT_CHECKS:  # per design, one table per algorithm
+        return [
+            f"results/sim/online/bandit/{design}/{algorithm}.parquet"
+            for design in ONLINE_BANDIT_CHECKS[check][1]
+            for algorithm in ONLINE_BANDIT_ALGORITHMS
+        ]
+    return []
 
 
 def online_check_figures():
-    scaling = [
-        "FT-1",
-        "FT-3",
-        "FT-4",
-        "FT-5",
-        "FT-6",
-        "FT-7",
-        "BT-1",
-        "BT-2",
-        "BT-4",
-        "BT-7",
-    ]
     return expand(
-        "reports/figures/online/check_{check}.{ext}", check=scaling, ext=["pdf", "png"]
+        "reports/figures/online/check_{check}.{ext}",
+        check=ONLINE_SCALING_CHECKS,
+        ext=["pdf", "png"],
     )

@@ -1,6 +1,7 @@
-# Theory checks of the online paper (spec sections 6.3-6.5): full-information simulations ->
-# FT checks (claims + scaling figures); exact and unit checks; exact RNM privacy loss;
-# the summary table of every online check.
+# Theory checks of the online paper (spec sections 6.2-6.5): simulations of the full-information
+# and bandit designs -> one rule per check (online_check_ft_1, online_check_bt_4, ...), writing
+# its claim rows and, for the scaling checks, its figure; exact and unit checks; exact RNM
+# privacy loss; the summary table of every online check.
 
 
 rule online_full_info_simulate:
@@ -19,64 +20,6 @@ rule online_full_info_simulate:
         "../scripts/online_full_info_simulate.py"
 
 
-rule online_check_full_info_scaling:
-    """FT-1, FT-3 ... FT-7: claim rows and the check's scaling figure."""
-    input:
-        online_full_info_inputs,
-    output:
-        claims="results/claims/online/{check}.csv",
-        pdf=report(
-            "reports/figures/online/check_{check}.pdf",
-            category="online",
-            subcategory="Full-information checks",
-        ),
-        png="reports/figures/online/check_{check}.png",
-    log:
-        "logs/online/check_{check}.log",
-    wildcard_constraints:
-        check="FT-1|FT-3|FT-4|FT-5|FT-6|FT-7",
-    conda:
-        "../envs/dpbandits.yaml"
-    resources:
-        mem_mb=4000,
-    script:
-        "../scripts/online_check_full_info.py"
-
-
-rule online_check_full_info:
-    """FT-2 (explicit Theorem 9 bound) and FT-8 (Theorem 12 floor): claim rows."""
-    input:
-        online_full_info_inputs,
-    output:
-        claims="results/claims/online/{check}.csv",
-    log:
-        "logs/online/check_{check}.log",
-    wildcard_constraints:
-        check="FT-2|FT-8",
-    conda:
-        "../envs/dpbandits.yaml"
-    resources:
-        mem_mb=4000,
-    script:
-        "../scripts/online_check_full_info.py"
-
-
-rule online_check_exact:
-    """FT-9 (Lemma 24), U-1 ... U-5: exact computations and logged runs."""
-    output:
-        claims="results/claims/online/{check}.csv",
-    log:
-        "logs/online/check_{check}.log",
-    wildcard_constraints:
-        check="FT-9|U-[1-5]",
-    conda:
-        "../envs/dpbandits.yaml"
-    params:
-        check="{check}",
-    script:
-        "../scripts/online_check_exact.py"
-
-
 rule online_privacy_exact_rnm:
     """P-EXACT-RNM: exact privacy loss of RNM-FTNL's release (Theorem 8, spec issue P1)."""
     output:
@@ -90,7 +33,7 @@ rule online_privacy_exact_rnm:
     params:
         check="P-EXACT-RNM",
     script:
-        "../scripts/online_check_exact.py"
+        "../scripts/online_check.py"
 
 
 rule online_checks_table:
@@ -124,48 +67,6 @@ rule online_bandit_simulate:
         "../scripts/online_bandit_simulate.py"
 
 
-rule online_check_bandit_scaling:
-    """BT-1 (log T), BT-2/BT-3 (eps regimes), BT-4 (K), BT-7 (sqrt T): claims and figure."""
-    input:
-        online_bandit_inputs,
-    output:
-        claims="results/claims/online/{check}.csv",
-        pdf=report(
-            "reports/figures/online/check_{check}.pdf",
-            category="online",
-            subcategory="Bandit theory checks",
-        ),
-        png="reports/figures/online/check_{check}.png",
-    log:
-        "logs/online/check_{check}.log",
-    wildcard_constraints:
-        check="BT-1|BT-2|BT-4|BT-7",
-    conda:
-        "../envs/dpbandits.yaml"
-    params:
-        check="{check}",
-    script:
-        "../scripts/online_check_bandit.py"
-
-
-rule online_check_bandit_constants:
-    """BT-5 (explicit Theorem 3 bound) and BT-6 (Lemma 19 epochs), weak checks of Alg. 1."""
-    input:
-        online_bandit_inputs,
-    output:
-        claims="results/claims/online/{check}.csv",
-    log:
-        "logs/online/check_{check}.log",
-    wildcard_constraints:
-        check="BT-5|BT-6",
-    conda:
-        "../envs/dpbandits.yaml"
-    params:
-        check="{check}",
-    script:
-        "../scripts/online_check_bandit.py"
-
-
 rule online_check_privacy_cost:
     """BT-8: private algorithms do not beat their non-private references (figure runs)."""
     input:
@@ -179,4 +80,54 @@ rule online_check_privacy_cost:
     params:
         check="BT-8",
     script:
-        "../scripts/online_check_bandit.py"
+        "../scripts/online_check.py"
+
+
+# One rule per check. Scaling checks also draw their figure (points with CIs, fitted and
+# theoretical slopes).
+for check in ONLINE_THEORY_CHECKS:
+    if check in ONLINE_SCALING_CHECKS:
+
+        rule:
+            name:
+                online_check_rule(check)
+            input:
+                online_check_inputs(check),
+            output:
+                claims=f"results/claims/online/{check}.csv",
+                pdf=report(
+                    f"reports/figures/online/check_{check}.pdf",
+                    category="online",
+                    subcategory="Theory checks",
+                ),
+                png=f"reports/figures/online/check_{check}.png",
+            log:
+                f"logs/online/check_{check}.log",
+            conda:
+                "../envs/dpbandits.yaml"
+            resources:
+                mem_mb=4000,
+            params:
+                check=check,
+            script:
+                "../scripts/online_check.py"
+
+    else:
+
+        rule:
+            name:
+                online_check_rule(check)
+            input:
+                online_check_inputs(check),
+            output:
+                claims=f"results/claims/online/{check}.csv",
+            log:
+                f"logs/online/check_{check}.log",
+            conda:
+                "../envs/dpbandits.yaml"
+            resources:
+                mem_mb=4000,
+            params:
+                check=check,
+            script:
+                "../scripts/online_check.py"
