@@ -15,7 +15,7 @@ from scipy.special import logsumexp
 from dpbandits.checks import CheckOutput
 from dpbandits.claims import Claim
 from dpbandits.mechanisms.laplace import LaplaceMechanism
-from dpbandits.mechanisms.report_noisy_max import exact_loss, exact_loss_two
+from dpbandits.mechanisms.report_noisy_max import exact_loss, exact_loss_two, laplace_difference_cdf
 from dpbandits.online.anytime_lazy_ucb import AnytimeLazyUCB
 from dpbandits.online.lazy_dp_ts import LazyDPTS
 
@@ -30,13 +30,6 @@ def _claim(check_id, source, kind, claim, statistic, value, criterion, verdict, 
                  float(hi), criterion, verdict, int(n), scale)
 
 
-def _laplace_difference_sf(x: np.ndarray, epsilon: float) -> np.ndarray:
-    """P(xi >= x) for xi = L_j - L_1, L iid Lap(1/eps): 1/4 (2 + x eps) e^{-x eps} for x >= 0."""
-    a = np.abs(x) * epsilon
-    tail = 0.25 * (2.0 + a) * np.exp(-a)
-    return np.where(x >= 0, tail, 1.0 - tail)
-
-
 def lemma24_probability(r: int, gap: float, epsilon: float, mu1: float) -> float:
     """P(G_j - G_1 + xi >= 0) exactly: G ~ Binomial(2^r, mean) independent, xi a Laplace
     difference (the noisy gains of Lemma 24, one epoch of RNM-FTNL with Lap(1/eps))."""
@@ -46,7 +39,9 @@ def lemma24_probability(r: int, gap: float, epsilon: float, mu1: float) -> float
     p1 = sps.binom.pmf(support, n, mu1)
     d_pmf = np.convolve(pj, p1[::-1])  # D = G_j - G_1 on -n..n
     d = np.arange(-n, n + 1)
-    return float(np.clip(d_pmf @ _laplace_difference_sf(-d.astype(float), epsilon), 0.0, 1.0))
+    # P(xi >= -d) = 1 - F_xi(-d), xi a difference of two Lap(1/eps) (continuous, symmetric)
+    tail = 1.0 - laplace_difference_cdf(-d.astype(float), 1.0 / epsilon)
+    return float(np.clip(d_pmf @ tail, 0.0, 1.0))
 
 
 def check_ft9(scale: str, divisor: float = 8.0) -> CheckOutput:
