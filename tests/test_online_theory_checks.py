@@ -115,6 +115,7 @@ def test_exact_checks_pass_with_the_papers_constants_and_fail_with_wrong_ones():
     assert ex.check_u5("smoke").claims[0].verdict == "PASS"
     assert ex.check_u5("smoke", constant=0.5).claims[0].verdict == "FAIL"
     assert ex.check_u3("smoke").claims[0].verdict == "PASS"
+    assert ex.check_u3("smoke", shift=0).claims[0].verdict == "FAIL"
 
 
 def test_laplace_tail_check_catches_non_laplace_noise(monkeypatch):

@@ -122,13 +122,14 @@ def check_u2(scale: str, rng: np.random.Generator, n_samples: int) -> CheckOutpu
                                "PASS" if worst <= 3 else "FAIL", n_samples, scale)])
 
 
-def check_u3(scale: str) -> CheckOutput:
-    """U-3 (Fact 18): F^beta_{a,b}(y) = 1 - F^B_{a+b-1,y}(a-1) for integers a, b >= 1."""
+def check_u3(scale: str, shift: int = 1) -> CheckOutput:
+    """U-3 (Fact 18): F^beta_{a,b}(y) = 1 - F^B_{a+b-1,y}(a-1) for integers a, b >= 1.
+    (``shift`` other than 1, i.e. F^B(a - shift), only in tests: a wrong identity must FAIL.)"""
     a = np.arange(1, 41)[:, None, None]
     b = np.arange(1, 41)[None, :, None]
     y = np.linspace(0.05, 0.95, 19)[None, None, :]
     lhs = sps.beta.cdf(y, a, b)
-    rhs = 1.0 - sps.binom.cdf(a - 1, a + b - 1, y)
+    rhs = 1.0 - sps.binom.cdf(a - shift, a + b - 1, y)
     err = float(np.max(np.abs(lhs - rhs)))
     return CheckOutput([_claim("U-3", "Fact 18", "lemma",
                                "Beta-Binomial identity F_Beta(a,b)(y) = 1 - F_Bin(a+b-1, y)(a-1) on "
