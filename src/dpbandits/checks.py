@@ -16,7 +16,7 @@ import pandas as pd
 from dpbandits.claims import Claim
 
 __all__ = ["ScalingFigure", "CheckOutput", "band_verdict", "upper_verdict", "lower_verdict",
-           "series_points", "WorstCase", "worst_case"]
+           "series_points", "WorstCase", "worst_case", "claim_row", "select_rows"]
 
 
 @dataclass
@@ -39,6 +39,23 @@ class ScalingFigure:
 class CheckOutput:
     claims: list[Claim]
     figure: ScalingFigure | None = None
+
+
+def claim_row(paper, check_id, source, kind, claim, statistic, value, lo, hi, criterion, verdict,
+              n_runs, scale) -> Claim:
+    """A Claim with the numeric fields coerced (numpy scalars to float / int)."""
+    return Claim(paper, check_id, source, kind, claim, statistic, float(value), float(lo),
+                 float(hi), criterion, verdict, int(n_runs), scale)
+
+
+def select_rows(table: pd.DataFrame, **where) -> pd.DataFrame:
+    """Rows of a design table matching every ``column=value`` (floats compared with isclose)."""
+    rows = table
+    for key, value in where.items():
+        rows = rows[np.isclose(rows[key], value)] if isinstance(value, float) else rows[rows[key] == value]
+    if rows.empty:
+        raise ValueError(f"no rows for {where}")
+    return rows
 
 
 def band_verdict(lo: float, hi: float, band_lo: float = -math.inf, band_hi: float = math.inf) -> str:

@@ -8,6 +8,7 @@ algorithm (Theorem 3 for Alg. 1, Theorem 5 for Alg. 3), plus its scaling figure.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -16,12 +17,13 @@ from dpbandits.checks import (
     CheckOutput,
     ScalingFigure,
     band_verdict,
+    claim_row,
     lower_verdict,
+    select_rows,
     series_points,
     upper_verdict,
     worst_case,
 )
-from dpbandits.claims import Claim
 from dpbandits.experiments.online_bandit import ALGORITHMS, instance_means
 from dpbandits.stats import (
     clopper_pearson,
@@ -34,28 +36,14 @@ from dpbandits.stats import (
 __all__ = ["CHECKS", "thm3_bound", "lemma19_epoch"]
 
 PAPER = "online"
+_claim = partial(claim_row, PAPER)
 NAMES = {"anytime_lazy_ucb": "Alg. 1 (Anytime-Lazy-UCB)", "lazy_dp_ts": "Alg. 3 (Lazy-DP-TS)"}
 SOURCE = {"anytime_lazy_ucb": "Thm 3", "lazy_dp_ts": "Thm 5"}
 SUFFIX = {"anytime_lazy_ucb": "ALG1", "lazy_dp_ts": "ALG3"}
 
 
-def _claim(check_id, source, kind, claim, statistic, value, lo, hi, criterion, verdict, n_runs,
-           scale) -> Claim:
-    return Claim(PAPER, check_id, source, kind, claim, statistic, float(value), float(lo),
-                 float(hi), criterion, verdict, int(n_runs), scale)
-
-
 def _worst(verdicts: list[str]) -> str:
     return "FAIL" if "FAIL" in verdicts else "INCONCLUSIVE" if "INCONCLUSIVE" in verdicts else "PASS"
-
-
-def _select(table: pd.DataFrame, **where) -> pd.DataFrame:
-    rows = table
-    for key, value in where.items():
-        rows = rows[np.isclose(rows[key], value)] if isinstance(value, float) else rows[rows[key] == value]
-    if rows.empty:
-        raise ValueError(f"no rows for {where}")
-    return rows
 
 
 def _curve(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -80,7 +68,7 @@ def check_bt1(table, rng, n_boot, scale) -> CheckOutput:
     for alg in ALGORITHMS:
         verdicts, worst_exp, n_runs, details = [], (-math.inf, 0, 0), 0, []
         for c in _cells(table[table.algorithm == alg]).itertuples():
-            ts, mat = _curve(_select(table, algorithm=alg, instance=c.instance, epsilon=c.epsilon))
+            ts, mat = _curve(select_rows(table, algorithm=alg, instance=c.instance, epsilon=c.epsilon))
             T = int(c.horizon)
             dec = [t for t in ts if math.log10(t).is_integer()][-4:]
             col = {t: i for i, t in enumerate(ts)}
@@ -117,7 +105,7 @@ def check_bt1(table, rng, n_boot, scale) -> CheckOutput:
 def _eps_slope(table, alg, rng, n_boot):
     cells = _cells(table[table.algorithm == alg])
     eps = cells["epsilon"].to_numpy()
-    groups = [_final(_select(table, algorithm=alg, epsilon=e)) for e in eps]
+    groups = [_final(select_rows(table, algorithm=alg, epsilon=e)) for e in eps]
     return eps, groups, loglog_slope(eps, groups, rng, n_boot)
 
 
@@ -162,7 +150,7 @@ def check_bt4(tables, rng, n_boot, scale) -> CheckOutput:
     claims, points, fits = [], [], []
     for alg in ALGORITHMS:
         ks = sorted(int(k) for k in table[table.algorithm == alg]["K"].unique())
-        groups = [_final(_select(table, algorithm=alg, K=k)) for k in ks]
+        groups = [_final(select_rows(table, algorithm=alg, K=k)) for k in ks]
         x = np.array(ks, dtype=float) - 1
         boots = np.column_stack([g[rng.integers(0, g.size, size=(n_boot, g.size))].mean(1) for g in groups])
         xc = x - x.mean()
@@ -211,7 +199,7 @@ def _alg1_cells(tables):
         table = tables[name]
         table = table[table.algorithm == "anytime_lazy_ucb"]
         for c in _cells(table).itertuples():
-            yield c, _select(table, instance=c.instance, K=c.K, epsilon=c.epsilon)
+            yield c, select_rows(table, instance=c.instance, K=c.K, epsilon=c.epsilon)
 
 
 def check_bt5(tables, rng, n_boot, scale) -> CheckOutput:

@@ -12,7 +12,7 @@ import pandas as pd
 from scipy import stats as sps
 from scipy.special import logsumexp
 
-from dpbandits.checks import CheckOutput
+from dpbandits.checks import CheckOutput, claim_row
 from dpbandits.claims import Claim
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.mechanisms.report_noisy_max import exact_loss, exact_loss_two, laplace_difference_cdf
@@ -26,8 +26,8 @@ PAPER = "online"
 
 def _claim(check_id, source, kind, claim, statistic, value, criterion, verdict, n, scale,
            lo=np.nan, hi=np.nan) -> Claim:
-    return Claim(PAPER, check_id, source, kind, claim, statistic, float(value), float(lo),
-                 float(hi), criterion, verdict, int(n), scale)
+    return claim_row(PAPER, check_id, source, kind, claim, statistic, value, lo, hi, criterion,
+                     verdict, n, scale)
 
 
 def lemma24_probability(r: int, gap: float, epsilon: float, mu1: float) -> float:

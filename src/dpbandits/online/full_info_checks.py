@@ -8,6 +8,7 @@ data of its figure. FT-9 is exact and lives in :mod:`dpbandits.online.exact_chec
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -16,28 +17,26 @@ from dpbandits.checks import (
     CheckOutput,
     ScalingFigure,
     band_verdict,
+    claim_row,
     lower_verdict,
+    select_rows,
     series_points,
     upper_verdict,
     worst_case,
 )
-from dpbandits.claims import Claim
 from dpbandits.experiments.online_full_info import instance_of, thm9_bound
 from dpbandits.stats import loglog_slope
 
 __all__ = ["CHECKS"]
 
 PAPER = "online"
+_claim = partial(claim_row, PAPER)
 THM12_CONSTANT = 0.0098  # App. D.3: R >= 0.2 * 0.49 * ln K / eps
 
 
 def _runs(table: pd.DataFrame, t: int | None = None, **where) -> np.ndarray:
     """Per-run regret of one cell at round ``t`` (default: the cell's horizon)."""
-    rows = table
-    for key, value in where.items():
-        rows = rows[np.isclose(rows[key], value)] if isinstance(value, float) else rows[rows[key] == value]
-    if rows.empty:
-        raise ValueError(f"no rows for {where}")
+    rows = select_rows(table, **where)
     t = int(rows["horizon"].iloc[0]) if t is None else t
     rows = rows[rows["t"] == t]
     if rows.empty:
@@ -59,12 +58,6 @@ def _fit_row(series: str, x, groups, rng, n_boot: int, theory: float) -> dict:
 def _cells(table: pd.DataFrame, variant: str = "rnm") -> pd.DataFrame:
     return (table[table["variant"] == variant][["instance", "K", "gap", "epsilon", "horizon"]]
             .drop_duplicates().sort_values(["instance", "K", "gap", "epsilon"]))
-
-
-def _claim(check_id, source, kind, claim, statistic, value, lo, hi, criterion, verdict, n_runs,
-           scale) -> Claim:
-    return Claim(PAPER, check_id, source, kind, claim, statistic, float(value), float(lo),
-                 float(hi), criterion, verdict, int(n_runs), scale)
 
 
 def check_ft1(tables, rng, n_boot, scale) -> CheckOutput:
