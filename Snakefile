@@ -10,6 +10,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/online.smk"
 include: "workflow/rules/online_theory.smk"
 include: "workflow/rules/audit.smk"
+include: "workflow/rules/dueling.smk"
 include: "workflow/rules/claims.smk"
 
 
@@ -24,5 +25,8 @@ rule all:
         "reports/tables/online/checks.csv",
         "reports/tables/online/rnm_privacy_loss.tex",
         "reports/tables/online/rnm_privacy_loss.csv",
+        dueling_check_figures(),
+        "reports/tables/dueling/checks.tex",
+        "reports/tables/dueling/checks.csv",
         "reports/claims.csv",
         "reports/claims.md",

@@ -54,7 +54,21 @@ EXPECTED = [
     *[f"reports/figures/online/check_{c}.{ext}" for c in ("FT-1", "FT-3", "FT-4", "FT-5", "FT-6", "FT-7",
                                                           "BT-1", "BT-2", "BT-4", "BT-7")
       for ext in ("pdf", "png")],
+    "reports/tables/dueling/checks.tex", "reports/tables/dueling/checks.csv",
+    *[f"reports/figures/dueling/check_{c}.{ext}" for c in ("A1", "B3", "B4", "B5", "B6", "B7", "B9",
+                                                           "C5", "C6", "C7", "C8")
+      for ext in ("pdf", "png")],
 ]
+
+DUELING_CLAIMS = {
+    "A1", "A1-CAL", "A1-SLOPE-EPS", "A2", "A3", "A3-LITERAL", "A4", "A5-ALG1", "A5-ALG1-CONTROL",
+    "A5-LITERAL", "A5-R1", "A5-ALG2", "A5-ALG2-CONTROL", "A6-P1", "A6-P2", "A6-P2-MAIN", "A6b",
+    "L6-PAPER", "L6-CORR", "L10-PAPER", "L10-CORR", "B7-F1-MATRIX", "LB-ALT", "LB-ALT-FIX", "KAPPA",
+    "B1-CORRECT", "B1-STRESS", "B2", "B3-SLOPE", "B4", "B5", "B5-NAIVE", "B5-NAIVE-GAP",
+    "B6-NONPRIVATE", "B6-OVERHEAD", "B7", "B7-LEMMA11", "B8", "B9-ORDER", "B9-LDP", "B9-CENTRAL",
+    "C1", "C2", "C2-STRESS", "C3", "C4", "C5-SLOPE", "C6-MONOTONE", "C7", "C8", "C9", "C10",
+    "C11-THM-PAPER", "C12", "A7", "A8",
+}
 
 
 def test_output_contract(smoke_runs):
@@ -77,16 +91,25 @@ def test_output_contract(smoke_runs):
             "BT-8", "P-MC-ALG1", "P-MC-ALG1-CONTROL", "P-MC-ADAP", "P-MC-ADAP-CONTROL",
             "P-AUDIT-ADAP-RELEASE", "P-AUDIT-ADAP-RELEASE-CONTROL"} <= set(claims.check_id)
     # Exact checks do not depend on the scale: the erratum and the fix show at smoke scale too.
-    verdict = dict(zip(claims.check_id, claims.verdict, strict=True))
+    online = claims[claims.paper == "online"]
+    verdict = dict(zip(online.check_id, online.verdict, strict=True))
     assert verdict["P-EXACT-RNM"] == "FAIL" and verdict["P-EXACT-RNM-C2"] == "PASS"
     assert verdict["P-AUDIT-RNM-C2"] == "PASS" and verdict["P-AUDIT-RNM"] == "FAIL"
     checks = pd.read_csv(work / "reports/tables/online/checks.csv")
-    assert set(checks.check_id) == set(claims.check_id)
+    assert set(checks.check_id) == set(online.check_id)
+    dueling = claims[claims.paper == "dueling"]
+    assert set(dueling.check_id) >= DUELING_CLAIMS
+    assert set(pd.read_csv(work / "reports/tables/dueling/checks.csv").check_id) == set(dueling.check_id)
+    # The errata that do not depend on the scale show at smoke scale too.
+    dv = dict(zip(dueling.check_id, dueling.verdict, strict=True))
+    assert dv["A6-P2-MAIN"] == dv["L6-PAPER"] == dv["L10-PAPER"] == dv["LB-ALT"] == "FAIL"
+    assert dv["A3"] == dv["A4"] == "PASS" and dv["A3-LITERAL"] == dv["A5-LITERAL"] == "FAIL"
     # The negative controls must be caught even at smoke scale.
     controls = claims[claims.check_id.str.endswith("-CONTROL")]
     assert (controls.verdict == "PASS").all()
     md = (work / "reports/claims.md").read_text()
     assert all(cid in md for cid in claims.check_id)
+    assert "Saha & Asi" in md
     table = pd.read_csv(work / "reports/tables/online/final_regret.csv")
     assert len(table) == 2 * (3 * 4 + 2)  # settings x (eps x private algorithms + references)
     tex = (work / "reports/tables/online/final_regret.tex").read_text()
@@ -120,7 +143,13 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "audit_online_anytime_lazy_ucb", "audit_online_adap_klucb",
                  *[f"online_check_ft_{i}" for i in range(1, 10)],
                  *[f"online_check_bt_{i}" for i in (1, 2, 4, 5, 6, 7)],
-                 *[f"online_check_u_{i}" for i in range(1, 6)]):
+                 *[f"online_check_u_{i}" for i in range(1, 6)],
+                 "dueling_alg1_simulate", "dueling_alg2_simulate", "dueling_baseline_simulate",
+                 "dueling_regret_vs_K_over_eps", "dueling_overhead_vs_d6_over_kappa_eps",
+                 "dueling_privacy_for_free", "dueling_central_vs_local", "dueling_audit_alg1",
+                 "dueling_audit_alg1_literal", "dueling_audit_alg2", "dueling_bintree_accuracy",
+                 "dueling_design_solver", "dueling_private_mle", "dueling_alg1_vs_alg2",
+                 "dueling_maxinp_simulate", "dueling_checks_table"):
         assert rule in out
     assert not (work / "results").exists()
 
@@ -140,6 +169,11 @@ BAD_VALUES = [
     (["online", "figures", "runs"], 0, "online.figures.runs"),
     (["online", "figures", "bogus"], 1, "bogus"),
     (["unknown_top"], 1, "unknown_top"),
+    (["dueling", "alg1", "runs"], 1, "dueling.alg1.runs"),
+    (["dueling", "alg2", "dims"], [2, 4], "dueling.alg2.dims"),
+    (["dueling", "alg2", "max_horizon_exponent"], 20, "dueling.alg2.max_horizon_exponent"),
+    (["dueling", "audit", "confidence"], 1.5, "dueling.audit.confidence"),
+    (["dueling", "audit", "extra"], 1, "extra"),
 ]
 
 

@@ -16,7 +16,8 @@ import pandas as pd
 from dpbandits.claims import Claim
 
 __all__ = ["ScalingFigure", "CheckOutput", "band_verdict", "upper_verdict", "lower_verdict",
-           "series_points", "WorstCase", "worst_case", "claim_row", "select_rows"]
+           "series_points", "WorstCase", "worst_case", "claim_row", "select_rows", "worst_verdict",
+           "fit_row"]
 
 
 @dataclass
@@ -56,6 +57,19 @@ def select_rows(table: pd.DataFrame, **where) -> pd.DataFrame:
     if rows.empty:
         raise ValueError(f"no rows for {where}")
     return rows
+
+
+def worst_verdict(verdicts) -> str:
+    """FAIL if any verdict is FAIL, else INCONCLUSIVE if any is, else PASS (a family of checks)."""
+    verdicts = list(verdicts)
+    return "FAIL" if "FAIL" in verdicts else "INCONCLUSIVE" if "INCONCLUSIVE" in verdicts else "PASS"
+
+
+def fit_row(series: str, fit, x, theory_slope: float) -> dict:
+    """One row of ``ScalingFigure.fits`` from a :class:`dpbandits.stats.SlopeFit` over x."""
+    return {"series": series, "slope": fit.slope, "ci_low": fit.ci_low, "ci_high": fit.ci_high,
+            "intercept": fit.intercept, "theory_slope": theory_slope, "x_min": float(np.min(x)),
+            "x_max": float(np.max(x))}
 
 
 def band_verdict(lo: float, hi: float, band_lo: float = -math.inf, band_hi: float = math.inf) -> str:

@@ -23,6 +23,9 @@ wildcard_constraints:
     block="[0-9]+",
     figure="[A-Za-z0-9_]+",
     check="[A-Za-z0-9_-]+",
+    design="[a-z0-9_]+",
+    variant="[a-z0-9_]+",
+    baseline="[a-z0-9_]+",
 
 
 def online_sim_blocks(wildcards=None):
@@ -111,5 +114,101 @@ def online_check_figures():
     return expand(
         "reports/figures/online/check_{check}.{ext}",
         check=ONLINE_SCALING_CHECKS,
+        ext=["pdf", "png"],
+    )
+
+
+# ---- dueling paper (Saha & Asi): designs, one named rule per check ----------------------------
+from dpbandits.dueling.alg1_checks import CHECKS as DUELING_ALG1_CHECKS
+from dpbandits.dueling.alg1_checks import SCALING as DUELING_ALG1_SCALING
+from dpbandits.dueling.alg2_checks import CHECKS as DUELING_ALG2_CHECKS
+from dpbandits.dueling.alg2_checks import SCALING as DUELING_ALG2_SCALING
+from dpbandits.dueling.audits import CHECKS as DUELING_PRIVACY_CHECKS
+from dpbandits.dueling.solver_checks import CHECKS as DUELING_SOLVER_CHECKS
+from dpbandits.dueling.unit_checks import CHECKS as DUELING_UNIT_CHECKS
+from dpbandits.experiments import dueling as dueling_exp
+
+# Rules named after what they reproduce (the two scaling rules the workflow is known for:
+# regret vs K/eps on the lower-bound instance, and overhead vs d^6/(kappa eps)).
+DUELING_RULE_NAMES = {
+    "A1": "dueling_bintree_accuracy",
+    "A2": "dueling_bintree_privacy",
+    "A6a": "dueling_ebs_properties",
+    "L6": "dueling_lemma6_constants",
+    "L10": "dueling_lemma10_threshold",
+    "LB": "dueling_lower_bound_instance",
+    "KAPPA": "dueling_kappa_definitions",
+    "A3": "dueling_sensitivity_alg1",
+    "A4": "dueling_sensitivity_alg2",
+    "A5-ALG1": "dueling_audit_alg1",
+    "A5-LITERAL": "dueling_audit_alg1_literal",
+    "A5-ALG2": "dueling_audit_alg2",
+    "A6b": "dueling_ebs_unbiased_after_elimination",
+    "A7": "dueling_design_solver",
+    "A8": "dueling_private_mle",
+    "C12": "dueling_alg1_vs_alg2",
+    "B3": "dueling_regret_vs_T",
+    "B4": "dueling_overhead_vs_eps",
+    "B5": "dueling_overhead_vs_K",
+    "B6": "dueling_overhead_vs_gap",
+    "B7": "dueling_regret_vs_K_over_eps",
+    "B9": "dueling_central_vs_local",
+    "C5": "dueling_regret_vs_T_dense",
+    "C6": "dueling_privacy_for_free",
+    "C7": "dueling_overhead_vs_d6_over_kappa_eps",
+    "C8": "dueling_overhead_vs_eps_d3",
+}
+
+
+def dueling_check_rule(check):
+    """Rule name of a dueling check: B7 -> dueling_regret_vs_K_over_eps, B1 -> dueling_check_b1."""
+    return DUELING_RULE_NAMES.get(
+        check, f"dueling_check_{check.lower().replace('-', '_')}"
+    )
+
+
+def dueling_check_inputs(check):
+    """The design tables a check reads, in the order its script expects them."""
+    if check in DUELING_ALG1_CHECKS:
+        tables = [
+            f"results/sim/dueling/alg1/{design}/{variant}.parquet"
+            for design in DUELING_ALG1_CHECKS[check][1]
+            for variant in dueling_exp.ALG1_VARIANTS[design]
+        ]
+        if (
+            check == "B8"
+        ):  # plus the non-private baselines, appended to its design table
+            tables += expand(
+                "results/sim/dueling/baselines/{baseline}.parquet",
+                baseline=dueling_exp.FINITE_BASELINES,
+            )
+        return tables
+    if check in DUELING_ALG2_CHECKS:  # per design, its runs and its phases
+        return [
+            f"results/sim/dueling/alg2/{design}_{part}.parquet"
+            for design in DUELING_ALG2_CHECKS[check][1]
+            for part in ("runs", "phases")
+        ] + (["results/sim/dueling/alg2/maxinp.parquet"] if check == "C10" else [])
+    return []
+
+
+DUELING_CHECKS = [
+    *DUELING_UNIT_CHECKS,
+    *DUELING_PRIVACY_CHECKS,
+    *DUELING_SOLVER_CHECKS,
+    *DUELING_ALG1_CHECKS,
+    *DUELING_ALG2_CHECKS,
+]
+DUELING_SCALING = ["A1", *DUELING_ALG1_SCALING, *DUELING_ALG2_SCALING]
+
+
+def dueling_claim_files():
+    return expand("results/claims/dueling/{check}.csv", check=DUELING_CHECKS)
+
+
+def dueling_check_figures():
+    return expand(
+        "reports/figures/dueling/check_{check}.{ext}",
+        check=DUELING_SCALING,
         ext=["pdf", "png"],
     )

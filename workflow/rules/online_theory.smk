@@ -47,8 +47,11 @@ rule online_checks_table:
         "logs/online/checks_table.log",
     conda:
         "../envs/dpbandits.yaml"
+    params:
+        paper="online",
+        title="Hu, Huang, Mehta and Hegde (online paper)",
     script:
-        "../scripts/online_checks_table.py"
+        "../scripts/checks_table.py"
 
 
 rule online_bandit_simulate:

@@ -256,7 +256,8 @@ def audit_adap_release(epsilon: float, n_samples: int, rng: np.random.Generator,
 
 
 def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
-                 control: AuditResult, control_multiplier: float, scale: str) -> list[Claim]:
+                 control: AuditResult, control_multiplier: float, scale: str,
+                 paper: str = "online") -> list[Claim]:
     """Two claim rows: the audit of the real mechanism and its negative control."""
     criterion = (f"CP lower bound <= epsilon = {real.epsilon:g} "
                  f"({real.confidence:g} confidence, Bonferroni over {real.n_events} events x 2)")
@@ -264,11 +265,11 @@ def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
     verdict = "INCONCLUSIVE" if not control.refuted else ("FAIL" if real.refuted else "PASS")
     stat = "Clopper-Pearson lower bound on the privacy loss"
     return [
-        Claim("online", check_id, source, "privacy",
+        Claim(paper, check_id, source, "privacy",
               f"{mechanism} is epsilon-DP (black-box audit; tightest event: {real.best_event})",
               stat, real.epsilon_lower_bound, np.nan, np.nan, criterion, verdict,
               real.n_samples, scale),
-        Claim("online", f"{check_id}-CONTROL", source, "privacy",
+        Claim(paper, f"{check_id}-CONTROL", source, "privacy",
               f"negative control: {mechanism} with its Laplace scale x{control_multiplier:g} "
               f"(really epsilon/{control_multiplier:g}-DP) is caught by the audit",
               stat, control.epsilon_lower_bound, np.nan, np.nan,

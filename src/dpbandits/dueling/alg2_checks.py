@@ -1,0 +1,479 @@
+"""Algorithm 2 (GOptimal-DPDB) checks C1-C11 of the dueling paper (spec 5.4).
+
+Each check reads design tables of :mod:`dpbandits.experiments.dueling` (per-run rows ``runs`` and
+per-phase rows ``phases`` of :func:`dpbandits.dueling.goptimal_dpdb.simulate_goptimal`, with the
+cell columns design, family, K, d, S, epsilon, multiplier added). Defaults of the runs: paper
+constants (c_p = c_s = 1), kappa = thm, t0 = paper (C1 = C2 = 1), delta = 1/T (spec 5.4).
+
+Regret is in utility units (R^util, Eq. (2), the unit of Theorem 3). Overheads are paired by run
+index: private and non-private runs of a cell share their seeds (common random numbers).
+
+Claim ids: C1, C2, C2-STRESS, C2-LAMBDA, C3, C4, C4-PAPER, C5-SLOPE, C5-RATIO, C6-MONOTONE,
+C6-SLOPE, C6-D2, C6-PLATEAU, C7, C7-ACCT, C8, C9, C9-PAPER, C10, C10-PAPER-<instance>,
+C11-<KAPPA>-<T0>.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from functools import partial
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from dpbandits.checks import (
+    CheckOutput,
+    ScalingFigure,
+    band_verdict,
+    claim_row,
+    fit_row,
+    series_points,
+    upper_verdict,
+    worst_verdict,
+)
+from dpbandits.dueling.instances import kappa as kappa_of
+from dpbandits.stats import clopper_pearson, loglog_slope
+
+__all__ = ["CHECKS", "SCALING", "theorem3_rate", "private_scale"]
+
+PAPER = "dueling"
+_claim = partial(claim_row, PAPER)
+_CELL = ["family", "K", "d", "S"]
+
+
+
+def _zero_failures(check_id, source, kind, claim, statistic, failures, n, scale) -> object:
+    lo, hi = clopper_pearson(failures, max(n, 1))
+    return _claim(check_id, source, kind, claim, statistic, failures / max(n, 1), float(lo), float(hi),
+                  "zero failures", "PASS" if failures == 0 and n > 0 else "FAIL" if failures else "INCONCLUSIVE",
+                  n, scale)
+
+
+
+def _all_phases(tables) -> pd.DataFrame:
+    return pd.concat([tables[d]["phases"] for d in tables], ignore_index=True)
+
+
+def _all_runs(tables) -> pd.DataFrame:
+    return pd.concat([tables[d]["runs"] for d in tables], ignore_index=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# C1-C4, C9: per-phase bookkeeping and accuracy
+
+
+def check_c1(tables, rng, n_boot, scale) -> CheckOutput:
+    """C1 (Lemma 8, Kiefer-Wolfowitz): in every phase |C_l| <= r(r+1)/2, g(pi_l) <= r(1 + 1e-3)
+    (rank-adjusted), n_l <= t0 + N_l + d^2, and one Laplace draw per (phase, pair)."""
+    ph = _all_phases(tables)
+    ok = ph["g_ok"] & ph["lemma8_ok"] & (ph["n_pairs"] <= ph["support_bound"])
+    private = np.isfinite(ph["epsilon"]) & ~ph["truncated"]
+    ok &= ~private | (ph["n_laplace"] == ph["n_groups"])
+    bad = int((~ok).sum())
+    return CheckOutput([_zero_failures(
+        "C1", "Lemma 8, KW", "lemma",
+        "Every phase's design has support <= r(r+1)/2 and g = r, its length is <= t0 + N_l + d^2, and it spends one Laplace draw per pair",
+        "phases violating a bookkeeping identity (rate)", bad, len(ph), scale)])
+
+
+def _untruncated(ph: pd.DataFrame) -> pd.DataFrame:
+    return ph[~ph["truncated"]]
+
+
+def check_c2(tables, rng, n_boot, scale) -> CheckOutput:
+    """C2 (Corollary 2 / Lemma 7): with paper constants the identifiable estimation error
+    eDelta_l = 1/2 max |(x - y)^T (w_hat - w*)| is <= xi_l in every completed phase of every run;
+    stress: the smallest phase-length multiplier whose exceedance rate has CP upper bound <= 0.05;
+    lambda_min(V_l) against condition (3) reported."""
+    base = {k: v for k, v in tables.items() if k != "stress"}
+    ph = _untruncated(_all_phases(base))
+    ph = ph[np.isfinite(ph["epsilon"])]
+    bad = int((ph["edelta_over_xi"] > 1).sum())
+    claims = [_zero_failures("C2", "Cor 2, Lemma 7", "lemma",
+                             "With the paper's phase lengths every completed phase estimates w* to within xi_l on differences",
+                             "phases with eDelta_l > xi_l (rate)", bad, len(ph), scale)]
+    st = _untruncated(tables["stress"]["phases"])
+    rows, smallest = [], math.nan
+    for c, g in sorted(st.groupby("multiplier"), key=lambda kv: -kv[0]):
+        k = int((g["edelta_over_xi"] > 1).sum())
+        lo, hi = clopper_pearson(k, len(g))
+        rows.append((c, k / len(g), float(lo), float(hi)))
+        if hi <= 0.05:
+            smallest = c
+    worst = max(rows, key=lambda r: r[1])
+    claims.append(_claim("C2-STRESS", "Cor 2", "report",
+                         f"How conservative the phase lengths are: smallest multiplier c_p = c_s with exceedance CP upper bound <= 0.05 is {smallest:g} (grid {', '.join(f'{r[0]:g}' for r in rows)})",
+                         f"exceedance rate at the smallest multiplier {worst[0]:g}", worst[1], worst[2], worst[3],
+                         "informational", "REPORT", len(st), scale))
+    met = ph["cond3_ok"].to_numpy()
+    lo, hi = clopper_pearson(int(met.sum()), met.size)
+    claims.append(_claim("C2-LAMBDA", "Lemma 7 cond. (3), App. D.1", "report",
+                         "Fraction of phases whose lambda_min(V_l) meets condition (3) (t0 = paper does not guarantee it: erratum 33)",
+                         "fraction of phases meeting condition (3)", met.mean(), float(lo), float(hi),
+                         "informational", "REPORT", met.size, scale))
+    return CheckOutput(claims)
+
+
+def check_c3(tables, rng, n_boot, scale) -> CheckOutput:
+    """C3 (Lemma 9): the best arm survives every phase of every run."""
+    ph = _all_phases({k: v for k, v in tables.items() if k != "stress"})
+    bad = int((~ph["best_retained"]).sum())
+    return CheckOutput([_zero_failures("C3", "Lemma 9", "lemma", "The best arm is never eliminated",
+                                       "phases after which x* is gone (rate)", bad, len(ph), scale)])
+
+
+def check_c4(tables, rng, n_boot, scale) -> CheckOutput:
+    """C4 (Lemma 10, corrected): on phases where C2 held, every survivor of phase l has gap
+    <= 4 xi_l; how often the paper's 2 xi_l fails is reported (the Lemma 10 erratum)."""
+    ph = _untruncated(_all_phases({k: v for k, v in tables.items() if k != "stress"}))
+    ph = ph[ph["edelta_over_xi"] <= 1]
+    bad = int((ph["max_gap_after"] > 4 * ph["xi"] + 1e-12).sum())
+    paper = int((ph["max_gap_after"] > 2 * ph["xi"] + 1e-12).sum())
+    lo, hi = clopper_pearson(paper, max(len(ph), 1))
+    return CheckOutput([
+        _zero_failures("C4", "Lemma 10 (corrected)", "lemma",
+                       "After phase l every surviving arm has gap <= 4 xi_l",
+                       "phases with a survivor gap > 4 xi_l (rate)", bad, len(ph), scale),
+        _claim("C4-PAPER", "Lemma 10 (as stated)", "report",
+               "Fraction of phases with a survivor gap > 2 xi_l (the paper's threshold; not required, erratum 24)",
+               "rate (CP 95% CI)", paper / max(len(ph), 1), float(lo), float(hi), "informational", "REPORT",
+               len(ph), scale),
+    ])
+
+
+def check_c9(tables, rng, n_boot, scale) -> CheckOutput:
+    """C9 (explicit bound): on runs where C2 held, R^util <= sum_l n_l 2 min(2S, 8 xi_l) (per-round
+    regret <= 2 max gap, gaps <= 8 xi_l from phase 2 on); the paper's sum 4 n_l xi_l reported."""
+    ph = _all_phases({k: v for k, v in tables.items() if k != "stress"})
+    runs = _all_runs({k: v for k, v in tables.items() if k != "stress"})
+    keys = ["design", *_CELL, "epsilon", "horizon", "run"]
+    ph = ph.assign(bound=ph["n_l"] * 2 * np.minimum(2 * ph["S"], 8 * ph["xi"]),
+                   paper=4 * ph["n_l"] * ph["xi"])
+    per_run = ph.groupby(keys)[["bound", "paper", "regret"]].sum().reset_index()
+    ok_runs = runs[runs["edelta_ok"]][keys]
+    per_run = per_run.merge(ok_runs, on=keys)
+    ratio = per_run["regret"] / per_run["bound"].clip(lower=1e-12)
+    bad = int((ratio > 1 + 1e-9).sum())
+    above = int((per_run["regret"] > per_run["paper"]).sum())
+    lo, hi = clopper_pearson(above, max(len(per_run), 1))
+    return CheckOutput([
+        _claim("C9", "Thm 3 proof (corrected constants)", "theorem",
+               "The regret of the phases is at most sum_l n_l 2 min(2S, 8 xi_l) on every run where the estimates were accurate",
+               "max over runs of phase regret / bound", float(ratio.max()), float(ratio.max()), float(ratio.max()),
+               "<= 1 on every run", "PASS" if bad == 0 and len(per_run) else "FAIL", len(per_run), scale),
+        _claim("C9-PAPER", "Thm 3 proof", "report",
+               "Fraction of runs whose phase regret exceeds the paper's sum 4 n_l xi_l (expected sometimes: Lemma 10 erratum)",
+               "rate (CP 95% CI)", above / max(len(per_run), 1), float(lo), float(hi), "informational",
+               "REPORT", len(per_run), scale),
+    ])
+
+
+# ---------------------------------------------------------------------------------------------
+# C5, C6: the sqrt(T) regime on dense arm sets, privacy for free
+
+
+def theorem3_rate(d, horizon, kappa, epsilon, delta=None) -> float:
+    """Theorem 3's order d^6 log(dT/delta) log(T kappa^2/d)/(kappa eps) + d sqrt(T) log(T/delta)/kappa
+    (delta = 1/T by default)."""
+    delta = 1.0 / horizon if delta is None else delta
+    priv = 0.0 if not math.isfinite(epsilon) else (
+        d**6 * math.log(d * horizon / delta) * max(math.log(horizon * kappa**2 / d), 1.0) / (kappa * epsilon))
+    return priv + d * math.sqrt(horizon) * math.log(horizon / delta) / kappa
+
+
+MIN_WINDOW = 5  # fit-window horizons (two decades at two points per decade)
+
+
+def _fit_window(runs: pd.DataFrame, phases: pd.DataFrame) -> np.ndarray:
+    """Horizons with >= 3 completed phases, no commit in >= 90% of runs, and t0 * l <= 0.2 T (spec
+    C5). A series is evaluated only if its window has >= MIN_WINDOW horizons (two decades): a
+    slope over one decade of a phase staircase says nothing about the T exponent."""
+    out = []
+    for T, g in runs.groupby("horizon"):
+        done = phases[(phases["horizon"] == T) & ~phases["truncated"]].groupby("run")["phase"].max()
+        if (done.reindex(g["run"]).fillna(0) >= 3).mean() < 0.5 or g["committed"].mean() > 0.1:
+            continue
+        if (g["t0"] * g["n_phases"]).mean() > 0.2 * T:
+            continue
+        out.append(T)
+    return np.array(sorted(out), dtype=float)
+
+
+def check_c5(tables, rng, n_boot, scale) -> CheckOutput:
+    """C5 (Theorem 3, sqrt(T) term) on dense instances (G1 M = 256, G3): slope of log R on log T
+    in the fit window within [0.40, 0.65]; R_T / Theorem 3's order does not grow (slope CI upper
+    end <= 0.05).
+
+    Theorem 3 is an upper bound and Omega(sqrt T) (Remark 4) a worst case over instances, so a
+    slope below 0.40 on one instance (G3 flattens as it nears its commit) does not contradict the
+    paper. The verdict: FAIL if some slope exceeds 0.65; PASS if none does and at least one
+    instance's slope lies in [0.40, 0.65] (the sqrt(T) regime is reached); else INCONCLUSIVE. Every
+    series' slope is listed in the claim."""
+    runs, phases = tables["dense"]["runs"], tables["dense"]["phases"]
+    claims, points, fits, v1, v2, w1, w2, n, skipped, slopes = [], [], [], [], [], None, None, 0, [], []
+    for (fam, d, eps), g in runs.groupby(["family", "d", "epsilon"]):
+        label = f"{fam}, eps = {eps:g}"
+        hs = np.sort(g["horizon"].unique())
+        points.append(series_points(label, hs, [g[g["horizon"] == h]["regret_util"] for h in hs], rng, n_boot))
+        n += len(g)
+        window = _fit_window(g, phases[(phases["family"] == fam) & np.isclose(phases["epsilon"], eps)])
+        if window.size < MIN_WINDOW:
+            skipped.append(label)
+            continue
+        groups = [g[g["horizon"] == h]["regret_util"].to_numpy() for h in window]
+        fit = loglog_slope(window, groups, rng, n_boot)
+        fits.append(fit_row(label, fit, window, 0.5))
+        v1.append((upper_verdict(fit.ci_low, fit.ci_high, 0.65), band_verdict(fit.ci_low, fit.ci_high, 0.40, 0.65)))
+        slopes.append(f"{label}: {fit.slope:.2f}")
+        w1 = fit if w1 is None or fit.ci_high > w1.ci_high else w1
+        kap = kappa_of("thm", float(g["S"].iloc[0]))
+        ratio = [grp / theorem3_rate(int(d), h, kap, eps) for grp, h in zip(groups, window, strict=True)]
+        fit2 = loglog_slope(window, ratio, rng, n_boot)
+        v2.append(upper_verdict(fit2.ci_low, fit2.ci_high, 0.05))
+        w2 = fit2 if w2 is None or fit2.ci_high > w2.ci_high else w2
+    nan3 = (math.nan,) * 3
+    note = f"; not evaluable (fit window < 2 decades): {', '.join(skipped)}" if skipped else ""
+    upper = worst_verdict(u for u, _ in v1)
+    reached = any(b == "PASS" for _, b in v1)
+    verdict = "FAIL" if upper == "FAIL" else "PASS" if upper == "PASS" and reached else "INCONCLUSIVE"
+    claims.append(_claim("C5-SLOPE", "Thm 3, Remark 4", "theorem",
+                         f"On dense arm sets the regret grows at most like sqrt(T), and the sqrt(T) regime is reached (slopes {'; '.join(slopes)})" + note,
+                         "largest slope of log R vs log T in the fit window",
+                         *((w1.slope, w1.ci_low, w1.ci_high) if w1 else nan3),
+                         "every CI upper end <= 0.65, and some CI within [0.40, 0.65]", verdict, n, scale))
+    claims.append(_claim("C5-RATIO", "Thm 3", "theorem",
+                         "R_T / (d^6 log(dT/delta) log(T kappa^2/d)/(kappa eps) + d sqrt(T) log(T/delta)/kappa) does not grow",
+                         "largest slope of the ratio vs log T", *((w2.slope, w2.ci_low, w2.ci_high) if w2 else nan3),
+                         "CI upper end <= 0.05", worst_verdict(v2) if v2 else "INCONCLUSIVE", n, scale))
+    fig = ScalingFigure("C5", "C5: GOptimal-DPDB regret vs T on dense arm sets", "horizon T",
+                        "regret R_T (utility units)", pd.concat(points, ignore_index=True), pd.DataFrame(fits))
+    return CheckOutput(claims, fig)
+
+
+def _ratio_matrix(runs: pd.DataFrame, eps: float) -> tuple[np.ndarray, np.ndarray]:
+    """(horizons, per-run R(eps)/R(inf) matrix runs x horizons), paired by run."""
+    priv = runs[np.isclose(runs["epsilon"], eps)].pivot(index="run", columns="horizon", values="regret_util")
+    base = runs[~np.isfinite(runs["epsilon"])].pivot(index="run", columns="horizon", values="regret_util")
+    priv, base = priv.sort_index(axis=1), base.reindex_like(priv)
+    return priv.columns.to_numpy(dtype=float), priv.to_numpy() / base.to_numpy()
+
+
+def check_c6(tables, rng, n_boot, scale) -> CheckOutput:
+    """C6 (Remark 4, "privacy for free"): on dense instances rho(T) = R(eps)/R(inf) (i) does not
+    increase on the fit window (Spearman <= 0, one-sided p < 0.05), (ii) rho - 1 decays like
+    T^-1/2 (slope of log(rho - 1) on log T within [-0.75, -0.3]), (iii) for d = 2, eps = 1,
+    rho(T_max) - 1 <= 0.05. On finite-gap G2 instances rho plateaus at 1 + Theta(d^4/eps) (report)."""
+    runs, phases = tables["dense"]["runs"], tables["dense"]["phases"]
+    claims, points, fits, v1, v2, n, skipped, slopes = [], [], [], [], [], 0, [], []
+    worst_sp, worst_fit, d2 = None, None, None
+    for (fam, d), g in runs.groupby(["family", "d"]):
+        for eps in sorted(e for e in g["epsilon"].unique() if np.isfinite(e)):
+            label = f"{fam}, eps = {eps:g}"
+            hs, mat = _ratio_matrix(g, eps)
+            n += mat.size
+            points.append(series_points(label, hs, [np.maximum(c - 1, 1e-12) for c in mat.T], rng, n_boot))
+            window = _fit_window(g[np.isclose(g["epsilon"], eps)], phases[(phases["family"] == fam) & np.isclose(phases["epsilon"], eps)])
+            if int(d) == 2 and eps == 1.0:
+                j = int(np.argmax(hs))
+                col = mat[:, j] - 1
+                boots = col[rng.integers(0, col.size, size=(n_boot, col.size))].mean(axis=1)
+                d2 = (float(col.mean()), *np.quantile(boots, [0.025, 0.975]), hs[j])
+            if window.size < MIN_WINDOW:
+                skipped.append(label)
+                continue
+            sel = np.isin(hs, window)
+            rho_w = mat[:, sel].mean(axis=0)
+            sp = sps.spearmanr(window, rho_w)
+            p_one = sp.pvalue / 2 if sp.statistic < 0 else 1 - sp.pvalue / 2
+            v1.append("PASS" if sp.statistic <= 0 and p_one < 0.05 else "FAIL" if sp.statistic > 0 else "INCONCLUSIVE")
+            worst_sp = (sp.statistic, p_one) if worst_sp is None or sp.statistic > worst_sp[0] else worst_sp
+            groups = [np.maximum(c - 1, 1e-12) for c in mat[:, sel].T]
+            fit = loglog_slope(window, groups, rng, n_boot)
+            fits.append(fit_row(label, fit, window, -0.5))
+            slopes.append(f"{label}: {fit.slope:.2f}")
+            v2.append(band_verdict(fit.ci_low, fit.ci_high, -0.75, -0.3))
+            worst_fit = fit if worst_fit is None or fit.ci_high > worst_fit.ci_high else worst_fit
+    nan3 = (math.nan,) * 3
+    note = f"; not evaluable (fit window < 2 decades): {', '.join(skipped)}" if skipped else ""
+    claims.append(_claim("C6-MONOTONE", "Remark 4, abstract", "theorem",
+                         "The price of privacy R(eps)/R(inf) decreases with T on dense arm sets" + note,
+                         "largest Spearman correlation of rho(T) with T (one-sided p)",
+                         *((worst_sp[0], worst_sp[0], worst_sp[1]) if worst_sp else nan3),
+                         "rho <= 0 with p < 0.05 for every instance and eps", worst_verdict(v1) if v1 else "INCONCLUSIVE", n, scale))
+    claims.append(_claim("C6-SLOPE", "Remark 4", "theorem",
+                         f"The relative privacy overhead rho - 1 vanishes like T^-1/2 (up to logs) (slopes {'; '.join(slopes)})" + note,
+                         "slope of log(rho - 1) vs log T (largest upper end)",
+                         *((worst_fit.slope, worst_fit.ci_low, worst_fit.ci_high) if worst_fit else nan3),
+                         "CI within [-0.75, -0.3]", worst_verdict(v2) if v2 else "INCONCLUSIVE", n, scale))
+    if d2 is not None:
+        claims.append(_claim("C6-D2", "Remark 4", "theorem",
+                             f"In d = 2 at eps = 1 privacy is almost free at T = {d2[3]:.0e}: R(eps)/R(inf) - 1 <= 0.05",
+                             "mean rho - 1 at the largest T", d2[0], d2[1], d2[2], "<= 0.05",
+                             upper_verdict(d2[1], d2[2], 0.05), n, scale))
+    fin = tables["finite"]["runs"]
+    plateau = []
+    for (d, s, _eps), g in fin[np.isfinite(fin["epsilon"])].groupby(["d", "S", "epsilon"]):
+        base = fin[(fin["d"] == d) & (fin["S"] == s) & ~np.isfinite(fin["epsilon"])].set_index("run")["regret_util"]
+        plateau.append(float((g.set_index("run")["regret_util"] / base.reindex(g["run"])).mean()))
+    if plateau:
+        claims.append(_claim("C6-PLATEAU", "Remark 4 (caveat)", "report",
+                             "On finite-gap instances (G2) the ratio R(eps)/R(inf) plateaus above 1 after commit: privacy is free only in the sqrt(T)-dominated regime",
+                             "range over (d, S, eps) of rho at T_max", float(np.median(plateau)), float(np.min(plateau)),
+                             float(np.max(plateau)), "informational", "REPORT", len(fin), scale))
+    fig = ScalingFigure("C6", "C6: privacy for free? relative overhead R(eps)/R(inf) - 1 vs T (dense)",
+                        "horizon T", "R(eps)/R(inf) - 1", pd.concat(points, ignore_index=True), pd.DataFrame(fits))
+    return CheckOutput(claims, fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# C7, C8: the private term d^6/(kappa eps)
+
+
+def private_scale(d, horizon, kappa, epsilon, power=5) -> float:
+    """x = d^power log(dT/delta) log(T kappa^2/d)/(kappa eps), delta = 1/T (C7: with delta = 1/T the
+    phase lengths carry d^5; the statement's d^6 includes a d log T from its delta)."""
+    return d**power * math.log(d * horizon**2) * max(math.log(horizon * kappa**2 / d), 1.0) / (kappa * epsilon)
+
+
+def _finite_overheads(fin: pd.DataFrame) -> pd.DataFrame:
+    """Per cell (d, S, eps) of the finite design: x, per-run overhead and accounting overhead."""
+    rows = []
+    for (d, s, eps, T), g in fin[np.isfinite(fin["epsilon"])].groupby(["d", "S", "epsilon", "horizon"]):
+        base = fin[(fin["d"] == d) & (fin["S"] == s) & ~np.isfinite(fin["epsilon"]) & (fin["horizon"] == T)]
+        base = base.set_index("run")["regret_util"]
+        g = g.set_index("run")
+        over = (g["regret_util"] - base.reindex(g.index)).to_numpy()
+        kap = kappa_of("thm", float(s))
+        rows.append({"d": d, "S": s, "epsilon": eps, "x": private_scale(int(d), int(T), kap, eps),
+                     "overhead": over, "acct": g["o_acct"].to_numpy(),
+                     "committed": float(g["committed"].mean())})
+    return pd.DataFrame(rows)
+
+
+def _scaling_claim(check_id, source, claim, statistic, cells, column, band, rng, n_boot, scale, need_r2=True):
+    x = cells["x"].to_numpy(dtype=float)
+    groups = [np.maximum(np.asarray(v, dtype=float), 1e-9) for v in cells[column]]
+    fit = loglog_slope(x, groups, rng, n_boot)
+    ly = np.log([g.mean() for g in groups])
+    r2 = float(np.corrcoef(np.log(x), ly)[0, 1] ** 2) if x.size > 2 else math.nan
+    verdict = band_verdict(fit.ci_low, fit.ci_high, *band)
+    if need_r2 and verdict == "PASS" and not r2 >= 0.9:
+        verdict = "FAIL"
+    claim_row_ = _claim(check_id, source, "theorem", claim, f"{statistic} (R^2 = {r2:.3f})", fit.slope,
+                        fit.ci_low, fit.ci_high, f"slope CI within [{band[0]:g}, {band[1]:g}]" + (" and R^2 >= 0.9" if need_r2 else ""),
+                        verdict, int(sum(g.size for g in groups)), scale)
+    return claim_row_, fit, x, groups
+
+
+def check_c7(tables, rng, n_boot, scale) -> CheckOutput:
+    """C7 (Theorem 3's private term) on G2 (K = 100, d = 2..6, S in {0.5, 1, 2, 3}, eps in
+    {0.1, 0.3, 1}, T = 1e14, both runs committed): the overhead R(eps) - R(inf) scales linearly in
+    x = d^5 log(dT/delta) log(T kappa^2/d)/(kappa eps) (slope CI in [0.8, 1.2], R^2 >= 0.9); the
+    accounting overhead sum_l N_priv/N_l regret_l likewise (second row)."""
+    cells = _finite_overheads(tables["finite"]["runs"])
+    c1, fit, x, groups = _scaling_claim("C7", "Thm 3",
+                                        "The privacy overhead of GOptimal-DPDB scales as d^5 log(dT/delta) log(T kappa^2/d)/(kappa eps) (d^6/(kappa eps) up to the delta substitution)",
+                                        "slope of log overhead vs log x", cells, "overhead", (0.8, 1.2), rng, n_boot, scale)
+    c2, fit2, _, groups2 = _scaling_claim("C7-ACCT", "Thm 3 proof",
+                                          "The accounting overhead sum_l (N_priv,l / N_l) regret_l against x (a diagnostic: its per-phase regrets depend on each instance's gaps, not only on x)",
+                                          "slope of log accounting overhead vs log x", cells, "acct", (0.8, 1.2), rng, n_boot, scale)
+    c2 = replace(c2, kind="report", verdict="REPORT", criterion="informational (C7 tests the measured overhead)")
+    order = np.argsort(x)
+    points = pd.concat([series_points("overhead R(eps) - R(inf)", x[order], [groups[i] for i in order], rng, n_boot),
+                        series_points("accounting overhead", x[order], [groups2[i] for i in order], rng, n_boot)])
+    fits = pd.DataFrame([fit_row("overhead R(eps) - R(inf)", fit, x, 1.0), fit_row("accounting overhead", fit2, x, 1.0)])
+    fig = ScalingFigure("C7", "C7: privacy overhead vs d^5 log(dT) log(T kappa^2/d)/(kappa eps) (G2, K = 100)",
+                        "x = d^5 log(dT/delta) log(T kappa^2/d) / (kappa eps)", "overhead (utility units)", points, fits)
+    return CheckOutput([c1, c2], fig)
+
+
+def check_c8(tables, rng, n_boot, scale) -> CheckOutput:
+    """C8 (overhead vs eps, d = 3, S = 1): slope of the overhead against 1/eps within [0.85, 1.15]."""
+    cells = _finite_overheads(tables["finite"]["runs"])
+    cells = cells[(cells["d"] == 3) & np.isclose(cells["S"], 1.0)].sort_values("epsilon", ascending=False)
+    cells = cells.assign(x=1.0 / cells["epsilon"])
+    c, fit, x, groups = _scaling_claim("C8", "Thm 3", "The privacy overhead scales as 1/eps (G2, d = 3)",
+                                       "slope of log overhead vs log(1/eps)", cells, "overhead", (0.85, 1.15),
+                                       rng, n_boot, scale, need_r2=False)
+    points = series_points("GOptimal-DPDB, d = 3", x, groups, rng, n_boot)
+    fig = ScalingFigure("C8", "C8: privacy overhead vs 1/eps (G2, d = 3, K = 100)", "1 / eps",
+                        "overhead R(eps) - R(inf)", points, pd.DataFrame([fit_row("GOptimal-DPDB, d = 3", fit, x, 1.0)]))
+    return CheckOutput([c], fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# C10, C11: baselines and the constants needed in practice
+
+
+def check_c10(tables, rng, n_boot, scale) -> CheckOutput:
+    """C10 (sanity, no paper claim): at the baseline horizon the non-private GOptimal-DB in its
+    "practical" preset (kappa = inst, t0 = 0, c_p = c_s = 0.01) is within 10x of MaxInP on G1
+    (M = 64) and G2 (d = 3); the paper preset (still in phase 1, so linear regret) and the
+    practical preset's estimation accuracy (C2 coverage) are reported."""
+    runs, phases, maxinp = tables["practice"]["runs"], tables["practice"]["phases"], tables["maxinp"]
+    claims, worst, n = [], None, 0
+    for fam, mx in maxinp.groupby("family"):
+        g = runs[(runs["family"] == fam) & ~np.isfinite(runs["epsilon"])]
+        b = mx["regret_util"].to_numpy()
+        for preset, rows in g.groupby("preset"):
+            a = rows["regret_util"].to_numpy()
+            n += a.size
+            boots = (a[rng.integers(0, a.size, size=(n_boot, a.size))].mean(1)
+                     / np.maximum(b[rng.integers(0, b.size, size=(n_boot, b.size))].mean(1), 1e-12))
+            stat = (a.mean() / max(b.mean(), 1e-12), *np.quantile(boots, [0.025, 0.975]))
+            if preset.startswith("kappa=inst"):
+                worst = (fam, preset, stat) if worst is None or stat[0] > worst[2][0] else worst
+            else:
+                claims.append(_claim(f"C10-PAPER-{fam}", "Sec 5 (no claim)", "report",
+                                     f"Non-private GOptimal-DB with the paper's constants ({preset}) vs MaxInP on {fam} at T = {int(rows['horizon'].iloc[0]):.0e}",
+                                     "ratio of mean regrets", *stat, "informational", "REPORT", a.size, scale))
+    fam, preset, (value, lo, hi) = worst
+    ph = phases[phases["preset"].str.startswith("kappa=inst") & ~phases["truncated"] & ~np.isfinite(phases["epsilon"])]
+    cover = float((ph["edelta_over_xi"] <= 1).mean()) if len(ph) else math.nan
+    claims.insert(0, _claim("C10", "Sec 5 (sanity)", "baseline",
+                            f"Non-private GOptimal-DB, practical preset ({preset}; C2 coverage {cover:.3f} of phases), is within 10x of MaxInP",
+                            f"mean regret / MaxInP's (worst instance: {fam})", value, lo, hi, "<= 10",
+                            upper_verdict(lo, hi, 10.0), n, scale))
+    return CheckOutput(claims)
+
+
+def check_c11(tables, rng, n_boot, scale) -> CheckOutput:
+    """C11 (report): regret at the largest horizon and estimation accuracy (C2 coverage) under each
+    kappa in {alg, thm, inst} x t0 in {paper, zero, adaptive}, eps = 1, relative to the default
+    (kappa = thm, t0 = paper): which constants are needed in practice."""
+    runs, phases = tables["practice"]["runs"], tables["practice"]["phases"]
+    runs = runs[np.isfinite(runs["epsilon"])]
+    T = runs["horizon"].max()
+    at_t = runs[runs["horizon"] == T]
+    claims = []
+    for (kap, t0), g in at_t.groupby(["kappa_mode", "t0_mode"]):
+        ratios = []
+        for fam, rows in g.groupby("family"):
+            base = at_t[(at_t["family"] == fam) & (at_t["kappa_mode"] == "thm") & (at_t["t0_mode"] == "paper")]
+            ratios.append(rows["regret_util"].mean() / max(base["regret_util"].mean(), 1e-12))
+        ph = phases[(phases["kappa_mode"] == kap) & (phases["t0_mode"] == t0) & ~phases["truncated"]
+                    & np.isfinite(phases["epsilon"])]
+        cover = float((ph["edelta_over_xi"] <= 1).mean()) if len(ph) else math.nan
+        claims.append(_claim(f"C11-{kap.upper()}-{t0.upper()}", "Thm 3 (kappa, t0)", "report",
+                             f"kappa = {kap}, t0 = {t0}: regret at T = {T:.0e} relative to (thm, paper), range over G1 / G2; C2 coverage {cover:.3f} of phases",
+                             "regret ratio to the default preset", float(np.mean(ratios)), float(np.min(ratios)),
+                             float(np.max(ratios)), "informational", "REPORT", len(g), scale))
+    return CheckOutput(claims)
+
+
+CHECKS = {
+    "C1": (check_c1, ("dense", "finite", "stress")),
+    "C2": (check_c2, ("dense", "finite", "stress")),
+    "C3": (check_c3, ("dense", "finite")),
+    "C4": (check_c4, ("dense", "finite")),
+    "C5": (check_c5, ("dense",)),
+    "C6": (check_c6, ("dense", "finite")),
+    "C7": (check_c7, ("finite",)),
+    "C8": (check_c8, ("finite",)),
+    "C9": (check_c9, ("dense", "finite")),
+    "C10": (check_c10, ("practice",)),
+    "C11": (check_c11, ("practice",)),
+}
+SCALING = ("C5", "C6", "C7", "C8")

@@ -1,0 +1,102 @@
+"""The Algorithm 2 checks (C1-C9) of the dueling paper: run on a small real simulation, and each
+can FAIL when its table contradicts the claim."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dpbandits.dueling import alg2_checks
+from dpbandits.experiments.dueling import ALG2_DESIGNS, simulate_alg2, simulate_maxinp_baseline
+
+SETTINGS = {"runs": 3, "max_horizon_exponent": 11, "dense_points": 40, "finite_runs": 3,
+            "finite_arms": 20, "dims": [2, 3], "baseline_horizon": 5000}
+
+
+@pytest.fixture(scope="module")
+def tables():
+    out = {}
+    for design in ALG2_DESIGNS:
+        runs, phases = simulate_alg2(design, SETTINGS, 3)
+        out[design] = {"runs": runs, "phases": phases}
+    out["maxinp"] = simulate_maxinp_baseline(SETTINGS, 3)
+    return out
+
+
+def _run(check, tables):
+    function, designs = alg2_checks.CHECKS[check]
+    extra = ("maxinp",) if check == "C10" else ()
+    out = function({d: tables[d] for d in (*designs, *extra)}, np.random.default_rng(0), 200, "smoke")
+    return {c.check_id: c.verdict for c in out.claims}, out
+
+
+def _copy(tables):
+    return {d: t.copy() if d == "maxinp" else {k: v.copy() for k, v in t.items()} for d, t in tables.items()}
+
+
+@pytest.mark.parametrize("check", sorted(alg2_checks.CHECKS))
+def test_every_check_gives_verdicts_and_figures(check, tables):
+    verdicts, out = _run(check, tables)
+    assert verdicts
+    if check in alg2_checks.SCALING:
+        assert out.figure is not None and not out.figure.points.empty
+
+
+@pytest.mark.parametrize("check", ["C1", "C2", "C3", "C4", "C7", "C9"])
+def test_bookkeeping_and_accuracy_checks_pass_on_the_real_algorithm(check, tables):
+    verdicts, _ = _run(check, tables)
+    assert verdicts[check] == "PASS", verdicts
+
+
+@pytest.mark.parametrize(("check", "column", "value"), [
+    ("C1", "g_ok", False), ("C2", "edelta_over_xi", 2.0), ("C3", "best_retained", False),
+    ("C4", "max_gap_after", 10.0),
+])
+def test_phase_checks_fail_on_a_corrupted_phase(check, column, value, tables):
+    bad = _copy(tables)
+    ph = bad["dense"]["phases"]
+    ph.loc[ph.index[(~ph["truncated"]).to_numpy()][0], column] = value
+    if check == "C4":  # C4 looks only at phases where C2 held
+        ph["edelta_over_xi"] = 0.0
+    verdicts, _ = _run(check, bad)
+    assert verdicts[check] == "FAIL", verdicts
+
+
+def test_c9_fails_when_the_regret_exceeds_the_explicit_bound(tables):
+    bad = _copy(tables)
+    bad["dense"]["phases"]["regret"] *= 100
+    verdicts, _ = _run("C9", bad)
+    assert verdicts["C9"] == "FAIL"
+
+
+def test_c7_fails_when_the_overhead_grows_quadratically_in_the_private_scale(tables):
+    bad = _copy(tables)
+    runs = bad["finite"]["runs"]
+    private = np.isfinite(runs["epsilon"])
+    kappa = alg2_checks.kappa_of("thm", 1.0)
+    x = np.array([alg2_checks.private_scale(d, t, kappa, e) if p else 0.0
+                  for d, t, e, p in zip(runs["d"], runs["horizon"], runs["epsilon"], private, strict=True)])
+    runs["regret_util"] = np.where(private, x**2, 0.0)  # overhead = x^2 exactly
+    verdicts, _ = _run("C7", bad)
+    assert verdicts["C7"] == "FAIL", verdicts
+
+
+def test_c5_fails_when_the_regret_is_linear_in_t(tables):
+    bad = _copy(tables)
+    runs = bad["dense"]["runs"]
+    runs["regret_util"] = runs["horizon"] * 0.1
+    runs["committed"] = False
+    verdicts, _ = _run("C5", bad)
+    assert verdicts["C5-SLOPE"] in ("FAIL", "INCONCLUSIVE")
+
+
+def test_c10_fails_when_maxinp_is_far_better(tables):
+    bad = _copy(tables)
+    bad["maxinp"]["regret_util"] = 1e-6
+    verdicts, _ = _run("C10", bad)
+    assert verdicts["C10"] == "FAIL"
+
+
+def test_c11_reports_every_kappa_and_t0_mode(tables):
+    verdicts, _ = _run("C11", tables)
+    assert len(verdicts) == 9 and set(verdicts.values()) == {"REPORT"}
