@@ -100,3 +100,30 @@ def test_c10_fails_when_maxinp_is_far_better(tables):
 def test_c11_reports_every_kappa_and_t0_mode(tables):
     verdicts, _ = _run("C11", tables)
     assert len(verdicts) == 9 and set(verdicts.values()) == {"REPORT"}
+
+
+def _with_private_overhead(tables, overhead):
+    """The dense design with every private run's regret replaced by R(inf) x (1 + overhead(T))."""
+    bad = _copy(tables)
+    runs = bad["dense"]["runs"]
+    base = runs[~np.isfinite(runs["epsilon"])].set_index(["family", "d", "horizon", "run"])["regret_util"]
+    private = np.isfinite(runs["epsilon"]).to_numpy()
+    keys = list(zip(runs["family"], runs["d"], runs["horizon"], runs["run"], strict=True))
+    r_inf = base.reindex(keys).to_numpy()
+    runs.loc[private, "regret_util"] = (r_inf * (1 + overhead(runs["horizon"].to_numpy())))[private]
+    return bad
+
+
+def test_c6_passes_when_the_relative_overhead_decays_like_one_over_sqrt_t(tables):
+    verdicts, _ = _run("C6", _with_private_overhead(tables, lambda t: 1e3 / np.sqrt(t)))
+    slopes = {k: v for k, v in verdicts.items() if k.startswith("C6-SLOPE")}
+    assert slopes and set(slopes.values()) == {"PASS"}, verdicts
+    assert verdicts["C6-MONOTONE"] == "PASS"
+
+
+def test_c6_fails_when_the_relative_overhead_does_not_vanish(tables):
+    verdicts, _ = _run("C6", _with_private_overhead(tables, lambda t: 0.5 + 0 * t))
+    slopes = {k: v for k, v in verdicts.items() if k.startswith("C6-SLOPE")}
+    assert slopes and set(slopes.values()) == {"FAIL"}, verdicts
+    verdicts, _ = _run("C6", _with_private_overhead(tables, lambda t: 1e-6 * t**0.2))
+    assert verdicts["C6-MONOTONE"] == "FAIL", verdicts

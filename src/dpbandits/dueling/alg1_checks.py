@@ -438,11 +438,13 @@ def check_b8(tables, rng, n_boot, scale) -> CheckOutput:
     the best non-private baseline (RUCB, RCS, IF2, Doubler); the private algorithm's distance from
     that state of the art is reported."""
     t = tables["baselines"]
-    claims, worst, n = [], None, len(t)
+    claims, worst, n, ratios = [], None, len(t), []
     for family, rows in t.groupby("family"):
         base = rows[~rows["variant"].isin(["r1", "nonprivate"])]
         means = base.groupby("variant")["regret_pref"].mean()
         best = means.idxmin()
+        own = rows[rows["variant"] == "nonprivate"]["regret_pref"].mean()
+        ratios.append(f"{family}: " + ", ".join(f"{own / max(m, 1e-12):.2g}x {v}" for v, m in means.sort_values().items()))
         best_runs = base[base["variant"] == best]["regret_pref"].to_numpy()
         for variant in ("nonprivate", "r1"):
             mine = rows[rows["variant"] == variant]["regret_pref"].to_numpy()
@@ -459,7 +461,11 @@ def check_b8(tables, rng, n_boot, scale) -> CheckOutput:
                                      "ratio of mean regrets", *stat, "informational", "REPORT", len(rows), scale))
     label, (value, lo, hi) = worst
     claims.insert(0, _claim("B8", "Sec 3 (sanity)", "baseline",
-                            "The non-private EBS elimination (A1-NP) is within 10x of the best non-private dueling baseline",
+                            "The non-private EBS elimination (A1-NP) is within 10x of the best non-private dueling baseline "
+                            f"(A1-NP regret relative to each baseline: {'; '.join(ratios)}). A ratio far above 10 against "
+                            "the adaptive RUCB / RCS but near the explore-then-commit IF2 and Doubler is the algorithm's "
+                            "constant (union-bound widths, uniform opponents), not an implementation defect: B2 measures "
+                            "the elimination counts against the corrected Lemma 6 bound",
                             f"mean regret A1-NP / best baseline (worst instance: {label})", value, lo, hi,
                             "<= 10", upper_verdict(lo, hi, 10.0), n, scale))
     return CheckOutput(claims)
