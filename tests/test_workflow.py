@@ -3,45 +3,15 @@ workflow, the output contract, determinism across --cores, and config validation
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pandas as pd
 import pytest
 import yaml
+from workflow_runner import copy_workflow as _copy_workflow
+from workflow_runner import run_snakemake as _snakemake
 
 from dpbandits.claims import COLUMNS, KINDS, VERDICTS
 
 pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("workflow")]
-
-SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
-
-
-def _copy_workflow(repo: Path, dest: Path) -> Path:
-    dest.mkdir(parents=True, exist_ok=True)
-    shutil.copy(repo / "Snakefile", dest / "Snakefile")
-    for sub in ("workflow", "config"):
-        shutil.copytree(repo / sub, dest / sub, ignore=shutil.ignore_patterns("__pycache__"))
-    return dest
-
-
-def _snakemake(workdir: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([SNAKEMAKE, *args], cwd=workdir, capture_output=True, text=True,
-                          timeout=timeout)
-
-
-@pytest.fixture(scope="module")
-def smoke_runs(repo, tmp_path_factory):
-    runs = {}
-    for cores in ("2", "1"):
-        work = _copy_workflow(repo, tmp_path_factory.mktemp(f"smoke_cores{cores}"))
-        proc = _snakemake(work, "--cores", cores, "--configfile", "config/smoke.yaml")
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        runs[cores] = work
-    return runs
-
 
 EXPECTED = [
     "reports/figures/online/fig1.pdf", "reports/figures/online/fig1.png",

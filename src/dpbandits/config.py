@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-__all__ = ["ConfigError", "validate_config", "load_config"]
+__all__ = ["ConfigError", "validate_config", "validate_config_file", "load_config"]
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
 
@@ -69,10 +69,11 @@ def _describe(err: jsonschema.ValidationError) -> str:
 
 def validate_config(config, schema_path: str | Path = SCHEMA_PATH) -> dict:
     """Validate ``config`` against the JSON schema; raise :class:`ConfigError` listing all errors."""
-    if not isinstance(config, dict) or not config:
-        raise ConfigError("the configuration is empty or not a mapping; expected keys: seed, scale, online")
     with open(schema_path) as fh:
         schema = yaml.safe_load(fh)
+    if not isinstance(config, dict) or not config:
+        raise ConfigError("the configuration is empty or not a mapping; expected keys: "
+                          + ", ".join(schema.get("required", [])))
     validator = jsonschema.Draft7Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
     problems = [_describe(e) for e in errors]
@@ -86,11 +87,27 @@ def validate_config(config, schema_path: str | Path = SCHEMA_PATH) -> dict:
     return config
 
 
-def load_config(path: str | Path) -> dict:
+def load_config(path: str | Path, schema_path: str | Path = SCHEMA_PATH) -> dict:
     """Read a YAML config file and validate it."""
-    with open(path) as fh:
-        try:
+    try:
+        with open(path) as fh:
             config = yaml.safe_load(fh)
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
-    return validate_config(config)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror}") from exc
+    return validate_config(config, schema_path)
+
+
+def validate_config_file(path: str | Path, schema_path: str | Path = SCHEMA_PATH) -> dict:
+    """A config file given with ``--configfile`` must be a complete configuration on its own.
+
+    Snakemake merges such a file over ``config/config.yaml``, so a file with a missing key, or an
+    empty file, would silently run with the paper-scale defaults; it is rejected instead (start
+    from ``config/config.yaml`` or ``config/smoke.yaml``; single values can still be overridden
+    with ``--config key=value``, which is validated on the merged configuration)."""
+    try:
+        return load_config(path, schema_path)
+    except ConfigError as exc:
+        raise ConfigError(f"config file {path} (each --configfile must be a complete "
+                          f"configuration): {exc}") from exc

@@ -1,5 +1,15 @@
-"""Atomic file output: write to a temporary sibling, then ``os.replace`` into place, so that an
-interrupted job never leaves a truncated output behind."""
+"""File output that survives interruptions, and intermediate tables whose corruption is detected.
+
+* :func:`atomic_path`: write to a temporary sibling, then ``os.replace`` into place, so that an
+  interrupted job never leaves a truncated output behind.
+* :func:`write_results` / :func:`read_results`: intermediate Parquet tables under ``results/``.
+  They are written atomically with a CRC32 checksum on every data page and read back with the
+  checksums verified, so a file damaged after it was written (a bad disk block, a partial copy, a
+  stray edit) raises :class:`CorruptResultError` naming the file instead of being aggregated.
+* :func:`find_corrupt_results`: every Parquet table under a directory that fails that read (the
+  workflow runs it before scheduling, so that damaged intermediates are rebuilt, see
+  :mod:`dpbandits.workflow_guard`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +18,12 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_path"]
+import pandas as pd
+
+__all__ = ["atomic_path", "write_results", "read_results", "read_results_or_quarantine",
+           "CorruptResultError", "find_corrupt_results", "TEMP_PREFIX"]
+
+TEMP_PREFIX = "."  # temporary siblings are hidden files: ".<name>.<random><suffix>"
 
 
 @contextlib.contextmanager
@@ -20,7 +35,7 @@ def atomic_path(path: str | Path, suffix: str | None = None):
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix or path.suffix,
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{path.name}.", suffix=suffix or path.suffix,
                                dir=path.parent)
     os.close(fd)
     try:
@@ -30,3 +45,83 @@ def atomic_path(path: str | Path, suffix: str | None = None):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+class CorruptResultError(OSError):
+    """An intermediate table cannot be read back intact (bad checksum, truncated, not Parquet)."""
+
+
+def write_results(table: pd.DataFrame, path: str | Path, metadata: dict[str, str] | None = None) -> None:
+    """Write an intermediate table atomically as Parquet with per-page CRC32 checksums
+    (``metadata``: extra key-value pairs stored in the file's schema)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrow = pa.Table.from_pandas(table, preserve_index=False)
+    if metadata:
+        meta = dict(arrow.schema.metadata or {})
+        meta.update({k.encode(): v.encode() for k, v in metadata.items()})
+        arrow = arrow.replace_schema_metadata(meta)
+    with atomic_path(path) as tmp:
+        pq.write_table(arrow, tmp, write_page_checksum=True)
+
+
+def read_results(path: str | Path, with_metadata: bool = False):
+    """Read an intermediate table, verifying its page checksums; :class:`CorruptResultError`
+    (naming the file) if it is damaged. With ``with_metadata``: (table, key-value metadata)."""
+    import pyarrow.parquet as pq
+
+    try:
+        arrow = pq.read_table(path, page_checksum_verification=True)
+        frame = arrow.to_pandas()
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # pyarrow raises OSError / ArrowInvalid / ArrowException subclasses
+        raise CorruptResultError(f"intermediate table {path} is corrupt ({exc})") from exc
+    if not with_metadata:
+        return frame
+    meta = {k.decode(): v.decode() for k, v in (arrow.schema.metadata or {}).items()
+            if k != b"pandas"}
+    return frame, meta
+
+
+def read_results_or_quarantine(path: str | Path, with_metadata: bool = False):
+    """:func:`read_results`, but a corrupt table is moved aside to ``<path>.corrupt`` before the
+    error is raised: the job that read it fails (nothing is aggregated from it) and the next run
+    of the workflow sees the table missing and rebuilds it."""
+    try:
+        return read_results(path, with_metadata)
+    except CorruptResultError as exc:
+        quarantined = Path(f"{path}.corrupt")
+        os.replace(path, quarantined)
+        raise CorruptResultError(f"{exc}; moved to {quarantined}: re-run the workflow to rebuild "
+                                 "it") from exc
+
+
+def find_corrupt_results(root: str | Path, verified: dict | None = None) -> list[Path]:
+    """Every finished Parquet table under ``root`` that :func:`read_results` rejects (hidden
+    temporary files of unfinished writes are not finished tables and are skipped).
+
+    ``verified`` (optional, updated in place) maps a path to the (size, mtime_ns) at which it was
+    last read back intact; such files are not read again while both are unchanged, so that a
+    start-up scan costs only the tables written since the last one. A damage that keeps size and
+    time is still caught when a job reads the table (:func:`read_results_or_quarantine`)."""
+    bad = []
+    root = Path(root)
+    if not root.is_dir():
+        return bad
+    for path in sorted(root.rglob("*.parquet")):
+        if path.name.startswith(TEMP_PREFIX) or not path.is_file():
+            continue
+        stat = path.stat()
+        stamp = [stat.st_size, stat.st_mtime_ns]
+        if verified is not None and verified.get(str(path)) == stamp:
+            continue
+        try:
+            read_results(path)
+        except CorruptResultError:
+            bad.append(path)
+            continue
+        if verified is not None:
+            verified[str(path)] = stamp
+    return bad

@@ -1,6 +1,11 @@
 # The union of every check's claim rows -> reports/claims.csv and reports/claims.md.
 
 
+# Cheap rules run on the submitting host, never as cluster jobs.
+localrules:
+    claims,
+
+
 rule claims:
     input:
         online_claim_files(),

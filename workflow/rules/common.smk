@@ -2,16 +2,24 @@
 # carry no lambdas.
 from pathlib import Path
 
-from dpbandits.config import validate_config
+from dpbandits.config import validate_config, validate_config_file
+from dpbandits.workflow_guard import prepare_workdir
 from dpbandits.experiments import online as online_exp
 from dpbandits.experiments.online_bandit import ALGORITHMS as ONLINE_BANDIT_ALGORITHMS
 from dpbandits.online.bandit_checks import CHECKS as ONLINE_BANDIT_CHECKS
 from dpbandits.online.exact_checks import CHECKS as ONLINE_EXACT_CHECKS
 from dpbandits.online.full_info_checks import CHECKS as ONLINE_FULL_INFO_CHECKS
 
-validate_config(
-    config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
-)
+CONFIG_SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
+for user_config in workflow.overwrite_configfiles:
+    validate_config_file(user_config, CONFIG_SCHEMA)
+validate_config(config, CONFIG_SCHEMA)
+
+# Recover from an interrupted or damaged earlier run before scheduling (main process only):
+# stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables.
+if workflow.is_main_process:
+    for message in prepare_workdir(".", dryrun=workflow.output_settings.dryrun).messages():
+        logger.warning(f"dpbandits: {message}")
 
 ONLINE_FIG = config["online"]["figures"]
 

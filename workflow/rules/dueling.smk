@@ -4,6 +4,10 @@
 # checks, its figure -> the table of every dueling check.
 
 
+localrules:
+    dueling_checks_table,
+
+
 rule dueling_alg1_simulate:
     """One Algorithm 1 (DP-EBS-Elimination) design for one variant, fast block engine."""
     output:

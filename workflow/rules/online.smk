@@ -2,6 +2,11 @@
 # simulate -> aggregate -> Figures 1-2 / final-regret table -> figure checks.
 
 
+localrules:
+    online_figure,
+    online_final_regret_table,
+
+
 rule online_simulate:
     """One seed block of one cell of the Figures 1-2 grid (fast engines)."""
     output:

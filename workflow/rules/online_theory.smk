@@ -4,6 +4,10 @@
 # privacy loss; the summary table of every online check.
 
 
+localrules:
+    online_checks_table,
+
+
 rule online_full_info_simulate:
     """One design of the full-information checks: RNM-FTNL / naive FTNL, epoch engine."""
     output:

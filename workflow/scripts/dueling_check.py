@@ -7,6 +7,7 @@ from dpbandits.checks import CheckOutput
 from dpbandits.claims import write_claims
 from dpbandits.dueling import alg1_checks, alg2_checks, audits, solver_checks, unit_checks
 from dpbandits.experiments.dueling import ALG1_VARIANTS
+from dpbandits.io import read_results_or_quarantine
 from dpbandits.plotting import plot_scaling
 from dpbandits.rng import make_rng
 from dpbandits.workflow import run_script
@@ -24,19 +25,19 @@ def main(smk):
     elif check in alg1_checks.CHECKS:
         function, designs = alg1_checks.CHECKS[check]
         paths = iter(smk.input)  # per design, one table per variant
-        tables = {d: pd.concat([pd.read_parquet(next(paths)) for _ in ALG1_VARIANTS[d]], ignore_index=True)
+        tables = {d: pd.concat([read_results_or_quarantine(next(paths)) for _ in ALG1_VARIANTS[d]], ignore_index=True)
                   for d in designs}
-        rest = [pd.read_parquet(p) for p in paths]  # B8: the baselines join its design table
+        rest = [read_results_or_quarantine(p) for p in paths]  # B8: the baselines join its design table
         if rest:
             tables["baselines"] = pd.concat([tables["baselines"], *rest], ignore_index=True)
         out = function(tables, rng, n_boot, scale)
     elif check in alg2_checks.CHECKS:
         function, designs = alg2_checks.CHECKS[check]
         paths = iter(smk.input)  # per design, runs then phases
-        tables = {d: {"runs": pd.read_parquet(next(paths)), "phases": pd.read_parquet(next(paths))}
+        tables = {d: {"runs": read_results_or_quarantine(next(paths)), "phases": read_results_or_quarantine(next(paths))}
                   for d in designs}
         for p in paths:  # C10: MaxInP
-            tables["maxinp"] = pd.read_parquet(p)
+            tables["maxinp"] = read_results_or_quarantine(p)
         out = function(tables, rng, n_boot, scale)
     else:
         raise ValueError(f"unknown dueling check {check!r}")

@@ -1,15 +1,14 @@
 """Entry point of rule dueling_maxinp_simulate: MaxInP on the practice design's instances (C10)."""
 
 from dpbandits.experiments.dueling import simulate_maxinp_baseline
-from dpbandits.io import atomic_path
+from dpbandits.io import write_results
 from dpbandits.workflow import run_script
 
 
 def main(smk):
     cfg = smk.config
     table = simulate_maxinp_baseline(cfg["dueling"]["alg2"], cfg["seed"])
-    with atomic_path(smk.output[0]) as tmp:
-        table.to_parquet(tmp, index=False)
+    write_results(table, smk.output[0])
 
 
 run_script(snakemake, main)

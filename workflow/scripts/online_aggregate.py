@@ -3,16 +3,14 @@
 import logging
 
 from dpbandits.experiments import online as exp
-from dpbandits.io import atomic_path
+from dpbandits.io import write_results
 from dpbandits.workflow import run_script
 
 
 def main(smk):
     long, per_run = exp.aggregate_blocks(list(smk.input))
-    with atomic_path(smk.output.long) as tmp:
-        long.to_parquet(tmp, index=False)
-    with atomic_path(smk.output.runs) as tmp:
-        per_run.to_parquet(tmp, index=False)
+    write_results(long, smk.output.long)
+    write_results(per_run, smk.output.runs)
     logging.info("%d blocks -> %d runs, %d rows", len(smk.input), len(per_run), len(long))
 
 

@@ -5,6 +5,7 @@ import pandas as pd
 
 from dpbandits.claims import write_claims
 from dpbandits.experiments.online_bandit import ALGORITHMS
+from dpbandits.io import read_results_or_quarantine
 from dpbandits.online import bandit_checks, exact_checks, full_info_checks
 from dpbandits.plotting import plot_scaling
 from dpbandits.rng import make_rng
@@ -38,16 +39,16 @@ def main(smk):
     rng = make_rng(cfg["seed"], "online", "check", check)
     if check in full_info_checks.CHECKS:
         function, designs = full_info_checks.CHECKS[check]
-        tables = {d: pd.read_parquet(p) for d, p in zip(designs, smk.input, strict=True)}
+        tables = {d: read_results_or_quarantine(p) for d, p in zip(designs, smk.input, strict=True)}
         out = function(tables, rng, checks["bootstrap"], scale)
     elif check in bandit_checks.CHECKS:
         function, designs = bandit_checks.CHECKS[check]
         paths = iter(smk.input)  # per design, one table per algorithm
-        tables = {d: pd.concat([pd.read_parquet(next(paths)) for _ in ALGORITHMS], ignore_index=True)
+        tables = {d: pd.concat([read_results_or_quarantine(next(paths)) for _ in ALGORITHMS], ignore_index=True)
                   for d in designs}
         out = function(tables, rng, checks["bootstrap"], scale)
     elif check == "BT-8":
-        out = bandit_checks.check_bt8(pd.read_parquet(smk.input.runs), scale, checks["alpha"])
+        out = bandit_checks.check_bt8(read_results_or_quarantine(smk.input.runs), scale, checks["alpha"])
     else:
         out = _exact(smk, check, rng, scale, cfg["online"]["exact"])
     write_claims(out.claims, smk.output.claims)

@@ -1,8 +1,8 @@
 """Entry point of rule online_check_figure_claims (spec section 6.1)."""
 
-import pandas as pd
 
 from dpbandits.claims import write_claims
+from dpbandits.io import read_results_or_quarantine
 from dpbandits.online import figure_checks as fc
 from dpbandits.rng import make_rng
 from dpbandits.workflow import run_script
@@ -11,8 +11,8 @@ from dpbandits.workflow import run_script
 def main(smk):
     cfg = smk.config
     scale, checks = cfg["scale"], cfg["online"]["checks"]
-    long = pd.read_parquet(smk.input.long)
-    runs = pd.read_parquet(smk.input.runs)
+    long = read_results_or_quarantine(smk.input.long)
+    runs = read_results_or_quarantine(smk.input.runs)
     boot = checks["bootstrap"]
     write_claims(fc.check_similarity(runs, scale, make_rng(cfg["seed"], "online", "check", "FIG-C1"),
                                      boot), smk.output.c1)

@@ -16,10 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from dpbandits.io import atomic_path
+from dpbandits.io import read_results_or_quarantine, write_results
 from dpbandits.online.registry import ALGORITHMS, simulate_cell
 from dpbandits.rng import derive_seed
 from dpbandits.sim.checkpoints import checkpoint_grid
@@ -104,22 +102,16 @@ def simulate_block(config: dict, cell: Cell) -> pd.DataFrame:
 
 
 def write_block(frame: pd.DataFrame, checkpoints: np.ndarray, path: str) -> None:
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    meta = dict(table.schema.metadata or {})
-    meta[b"dpbandits.checkpoints"] = json.dumps([int(c) for c in checkpoints]).encode()
-    table = table.replace_schema_metadata(meta)
-    with atomic_path(path) as tmp:
-        pq.write_table(table, tmp)
+    write_results(frame, path, {"dpbandits.checkpoints": json.dumps([int(c) for c in checkpoints])})
 
 
 def read_block(path: str) -> tuple[pd.DataFrame, np.ndarray]:
-    """Read one block; a truncated or corrupted file raises (never silently aggregated)."""
-    table = pq.read_table(path)
-    meta = table.schema.metadata or {}
-    if b"dpbandits.checkpoints" not in meta:
+    """Read one block; a truncated or corrupted file raises (never silently aggregated) and is
+    moved aside so that the next run rebuilds it."""
+    frame, meta = read_results_or_quarantine(path, with_metadata=True)
+    if "dpbandits.checkpoints" not in meta:
         raise ValueError(f"{path}: not a dpbandits simulation block (no checkpoint metadata)")
-    checkpoints = np.array(json.loads(meta[b"dpbandits.checkpoints"]), dtype=np.int64)
-    frame = table.to_pandas()
+    checkpoints = np.array(json.loads(meta["dpbandits.checkpoints"]), dtype=np.int64)
     lengths = frame["regret"].map(len)
     if (lengths != checkpoints.size).any():
         raise ValueError(f"{path}: regret trajectories do not match the checkpoint grid")

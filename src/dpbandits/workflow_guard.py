@@ -1,0 +1,141 @@
+"""What the workflow does before it schedules anything, so that an interrupted or damaged run can
+simply be started again with the same command (issue 7's reliability guarantees).
+
+Snakemake already reruns jobs whose outputs are incomplete (``rerun-incomplete`` in the profiles),
+and every job writes its outputs atomically (:func:`dpbandits.io.atomic_path`). Three things are
+left to the main process of a new run, in :func:`prepare_workdir`:
+
+1. **Stale locks.** A run killed with SIGKILL leaves ``.snakemake/locks`` behind, and the next run
+   would refuse to start ("Directory cannot be locked"). Each main process records itself
+   (host, pid) in ``.snakemake/dpbandits_owner.json``; locks whose recorded owner is no longer a
+   live process on this host are removed. Locks held by a live owner, or by an unknown / remote
+   owner, are left alone, so Snakemake's protection against two concurrent runs stays.
+2. **Orphaned temporaries.** A killed job leaves its hidden temporary sibling
+   (``.<name>.<random><suffix>``) under ``results/`` or ``reports/``; they are removed.
+3. **Corrupt intermediates.** Every Parquet table under ``results/`` written since the last scan
+   is read back with its page checksums (:func:`dpbandits.io.find_corrupt_results`); a damaged one
+   is moved aside to ``<name>.corrupt`` so that Snakemake sees it missing and rebuilds it and
+   everything downstream.
+
+Nothing is changed when another live run owns the directory, and a dry run only reports.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dpbandits.io import TEMP_PREFIX, atomic_path, find_corrupt_results
+
+__all__ = ["prepare_workdir", "GuardReport", "OWNER_FILE", "VERIFIED_FILE"]
+
+log = logging.getLogger(__name__)
+
+OWNER_FILE = Path(".snakemake") / "dpbandits_owner.json"
+VERIFIED_FILE = Path(".snakemake") / "dpbandits_verified.json"
+LOCK_DIR = Path(".snakemake") / "locks"
+OUTPUT_DIRS = ("results", "reports")
+
+
+@dataclass
+class GuardReport:
+    """What :func:`prepare_workdir` found and did (paths relative to the working directory)."""
+
+    live_owner: bool = False
+    stale_locks: list[Path] = field(default_factory=list)
+    orphaned_temporaries: list[Path] = field(default_factory=list)
+    corrupt: list[Path] = field(default_factory=list)
+    changed: bool = False
+
+    def messages(self) -> list[str]:
+        verb = "removed" if self.changed else "found (dry run: left as they are)"
+        out = []
+        if self.live_owner:
+            out.append("another live Snakemake run owns this directory: nothing was checked")
+        if self.stale_locks:
+            out.append(f"{verb} {len(self.stale_locks)} stale lock file(s) of a run that was killed")
+        if self.orphaned_temporaries:
+            out.append(f"{verb} {len(self.orphaned_temporaries)} temporary file(s) of unfinished jobs")
+        for path in self.corrupt:
+            what = "moved aside to rebuild it" if self.changed else "would be rebuilt"
+            out.append(f"corrupt intermediate table {path}: {what}")
+        return out
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    if cmdline.exists():  # guard against a recycled pid: the owner was a snakemake process
+        try:
+            return b"snakemake" in cmdline.read_bytes()
+        except OSError:
+            return True
+    return True
+
+
+def _owner_alive(workdir: Path) -> bool | None:
+    """True / False when the recorded owner is / is not a live process on this host; None when
+    it cannot be told (no record, unreadable record, or another host)."""
+    try:
+        owner = json.loads((workdir / OWNER_FILE).read_text())
+        host, pid = owner["host"], int(owner["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if host != socket.gethostname():
+        return None
+    return _process_alive(pid)
+
+
+def _orphaned_temporaries(workdir: Path) -> list[Path]:
+    found = []
+    for top in OUTPUT_DIRS:
+        root = workdir / top
+        if root.is_dir():
+            found += [p for p in root.rglob(f"{TEMP_PREFIX}*") if p.is_file()
+                      and p.name.count(".") >= 2]
+    return sorted(found)
+
+
+def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardReport:
+    """Recover ``workdir`` from an interrupted or damaged run (module docstring); record this
+    process as the owner of the run. Call it once, from Snakemake's main process only."""
+    workdir = Path(workdir)
+    report = GuardReport()
+    locks = sorted(p for p in (workdir / LOCK_DIR).glob("*") if p.is_file()) \
+        if (workdir / LOCK_DIR).is_dir() else []
+    if locks:
+        alive = _owner_alive(workdir)
+        if alive is not False:  # a live or an unknown owner: Snakemake's lock check decides
+            report.live_owner = bool(alive)
+            return report
+        report.stale_locks = locks
+    report.orphaned_temporaries = _orphaned_temporaries(workdir)
+    verified_path = workdir / VERIFIED_FILE
+    try:
+        verified = json.loads(verified_path.read_text())
+    except (OSError, ValueError):
+        verified = {}
+    report.corrupt = find_corrupt_results(workdir / "results", verified)
+    if dryrun:
+        return report
+    for path in (*report.stale_locks, *report.orphaned_temporaries):
+        path.unlink(missing_ok=True)
+    for path in report.corrupt:
+        os.replace(path, f"{path}.corrupt")
+        verified.pop(str(path), None)
+    report.changed = True
+    (workdir / ".snakemake").mkdir(exist_ok=True)
+    with atomic_path(verified_path) as tmp:
+        tmp.write_text(json.dumps(verified))
+    with atomic_path(workdir / OWNER_FILE) as tmp:
+        tmp.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid()}))
+    return report

@@ -1,0 +1,171 @@
+"""Intermediate tables whose damage is detected, and the recovery a new run applies before
+scheduling (stale locks, orphaned temporaries, corrupt tables): dpbandits.io and
+dpbandits.workflow_guard."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpbandits.io import (
+    CorruptResultError,
+    atomic_path,
+    find_corrupt_results,
+    read_results,
+    read_results_or_quarantine,
+    write_results,
+)
+from dpbandits.workflow_guard import OWNER_FILE, VERIFIED_FILE, prepare_workdir
+
+
+def _table(n=20_000):
+    rng = np.random.default_rng(0)
+    return pd.DataFrame({"run": np.arange(n), "regret": rng.random(n), "arm": rng.integers(0, 5, n)})
+
+
+def _flip_byte(path, where=0.5):
+    data = bytearray(path.read_bytes())
+    data[int(len(data) * where)] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_results_round_trip_with_metadata(tmp_path):
+    path = tmp_path / "t.parquet"
+    write_results(_table(), path, {"dpbandits.grid": "[1, 2]"})
+    frame, meta = read_results(path, with_metadata=True)
+    pd.testing.assert_frame_equal(frame, _table())
+    assert meta == {"dpbandits.grid": "[1, 2]"}
+    assert [p.name for p in tmp_path.iterdir()] == ["t.parquet"]  # no temporary left behind
+
+
+@pytest.mark.parametrize("damage", ["flip_middle", "flip_start", "truncate", "empty", "text"])
+def test_damaged_tables_are_detected(tmp_path, damage):
+    path = tmp_path / "t.parquet"
+    write_results(_table(), path)
+    if damage == "flip_middle":
+        _flip_byte(path, 0.5)
+    elif damage == "flip_start":
+        _flip_byte(path, 0.05)
+    elif damage == "truncate":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    elif damage == "empty":
+        path.write_bytes(b"")
+    else:
+        path.write_text("run,regret\n1,0.5\n")
+    with pytest.raises(CorruptResultError, match="t.parquet"):
+        read_results(path)
+    assert find_corrupt_results(tmp_path) == [path]
+
+
+def test_a_job_reading_a_corrupt_table_fails_and_moves_it_aside(tmp_path):
+    path = tmp_path / "t.parquet"
+    write_results(_table(), path)
+    _flip_byte(path)
+    with pytest.raises(CorruptResultError, match="re-run the workflow"):
+        read_results_or_quarantine(path)
+    assert not path.exists() and (tmp_path / "t.parquet.corrupt").exists()
+
+
+def test_the_scan_skips_verified_unchanged_tables_and_temporaries(tmp_path):
+    good, bad = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    write_results(_table(), good)
+    write_results(_table(), bad)
+    (tmp_path / ".c.parquet.x1y2.parquet").write_bytes(b"half a write")  # an unfinished write
+    verified = {}
+    assert find_corrupt_results(tmp_path, verified) == []
+    assert set(verified) == {str(good), str(bad)}
+    _flip_byte(bad)  # a rewrite changes size or time, so the file is read again
+    assert find_corrupt_results(tmp_path, verified) == [bad]
+
+
+def _workdir(tmp_path):
+    (tmp_path / "results" / "sim").mkdir(parents=True)
+    (tmp_path / "reports").mkdir()
+    (tmp_path / ".snakemake" / "locks").mkdir(parents=True)
+    return tmp_path
+
+
+def _lock(work):
+    path = work / ".snakemake" / "locks" / "0.input.lock"
+    path.write_text("results/sim/a.parquet\n")
+    return path
+
+
+def _own(work, pid, host=None):
+    (work / OWNER_FILE).write_text(json.dumps({"host": host or socket.gethostname(), "pid": pid}))
+
+
+def _dead_pid():
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_killed_run_is_recovered(tmp_path):
+    work = _workdir(tmp_path)
+    lock = _lock(work)
+    _own(work, _dead_pid())
+    good, bad = work / "results" / "sim" / "a.parquet", work / "results" / "sim" / "b.parquet"
+    write_results(_table(), good)
+    write_results(_table(), bad)
+    bad.write_bytes(bad.read_bytes()[:100])
+    orphan = work / "results" / "sim" / ".c.parquet.abc123.parquet"
+    orphan.write_bytes(b"partial")
+    with atomic_path(work / "reports" / "fig.png") as tmp:  # a finished write is kept
+        tmp.write_bytes(b"png")
+
+    dry = prepare_workdir(work, dryrun=True)
+    assert dry.stale_locks == [lock] and dry.orphaned_temporaries == [orphan] and dry.corrupt == [bad]
+    assert lock.exists() and orphan.exists() and bad.exists() and not dry.changed
+
+    report = prepare_workdir(work)
+    assert report.changed and not lock.exists() and not orphan.exists()
+    assert not bad.exists() and (work / "results" / "sim" / "b.parquet.corrupt").exists()
+    assert good.exists() and (work / "reports" / "fig.png").read_bytes() == b"png"
+    assert json.loads((work / OWNER_FILE).read_text())["pid"] == os.getpid()
+    assert str(good) in json.loads((work / VERIFIED_FILE).read_text())
+    assert any("corrupt intermediate table" in m for m in report.messages())
+
+
+@pytest.mark.parametrize("owner", ["live", "other_host", "unknown"])
+def test_locks_of_a_live_or_unknown_owner_are_left_alone(tmp_path, owner):
+    work = _workdir(tmp_path)
+    lock = _lock(work)
+    bad = work / "results" / "sim" / "b.parquet"
+    bad.write_bytes(b"not parquet")
+    if owner == "live":  # a live snakemake process on this host owns the run
+        proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", "snakemake"])
+        try:
+            _own(work, proc.pid)
+            report = prepare_workdir(work)
+        finally:
+            proc.kill()
+            proc.wait()
+        assert report.live_owner
+    else:
+        if owner == "other_host":
+            _own(work, 1, host="some-other-node")
+        report = prepare_workdir(work)
+    assert lock.exists() and bad.exists() and not report.changed
+
+
+def test_a_recycled_pid_that_is_not_snakemake_is_not_an_owner(tmp_path):
+    if not os.path.exists(f"/proc/{os.getpid()}/cmdline"):
+        pytest.skip("needs /proc to tell a recycled pid")
+    work = _workdir(tmp_path)
+    lock = _lock(work)
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        _own(work, proc.pid)
+        report = prepare_workdir(work)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert report.changed and not lock.exists()

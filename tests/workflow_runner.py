@@ -1,0 +1,24 @@
+"""Run the workflow in a temporary copy (the workflow, reliability and cluster tests)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+
+
+def copy_workflow(repo: Path, dest: Path) -> Path:
+    """A runnable copy of the workflow (Snakefile, workflow/, config/) in ``dest``."""
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copy(repo / "Snakefile", dest / "Snakefile")
+    for sub in ("workflow", "config"):
+        shutil.copytree(repo / sub, dest / sub, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def run_snakemake(workdir: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
+    return subprocess.run([SNAKEMAKE, *args], cwd=workdir, capture_output=True, text=True,
+                          timeout=timeout)
