@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -102,6 +103,17 @@ def _own(work, pid, host=None):
     (work / OWNER_FILE).write_text(json.dumps({"host": host or socket.gethostname(), "pid": pid}))
 
 
+def _wait_for_exec(pid, word, timeout=10.0):
+    """Until the child has exec'd (its /proc cmdline is its own, not the forking parent's)."""
+    cmdline = f"/proc/{pid}/cmdline"
+    deadline = time.monotonic() + timeout
+    while os.path.exists(cmdline) and time.monotonic() < deadline:
+        with open(cmdline, "rb") as fh:
+            if word in fh.read():
+                return
+        time.sleep(0.01)
+
+
 def _dead_pid():
     proc = subprocess.Popen([sys.executable, "-c", "pass"])
     proc.wait()
@@ -143,6 +155,7 @@ def test_locks_of_a_live_or_unknown_owner_are_left_alone(tmp_path, owner):
     if owner == "live":  # a live snakemake process on this host owns the run
         proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", "snakemake"])
         try:
+            _wait_for_exec(proc.pid, b"snakemake")
             _own(work, proc.pid)
             report = prepare_workdir(work)
         finally:
@@ -163,6 +176,7 @@ def test_a_recycled_pid_that_is_not_snakemake_is_not_an_owner(tmp_path):
     lock = _lock(work)
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
+        _wait_for_exec(proc.pid, b"time.sleep")
         _own(work, proc.pid)
         report = prepare_workdir(work)
     finally:

@@ -19,6 +19,8 @@ def copy_workflow(repo: Path, dest: Path) -> Path:
     return dest
 
 
-def run_snakemake(workdir: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
+def run_snakemake(workdir: Path, *args: str, timeout: int = 3600) -> subprocess.CompletedProcess:
+    """Snakemake in ``workdir``; the generous timeout only guards against a hung run (a smoke run
+    takes about 5 minutes on 2 idle cores)."""
     return subprocess.run([SNAKEMAKE, *args], cwd=workdir, capture_output=True, text=True,
                           timeout=timeout)
