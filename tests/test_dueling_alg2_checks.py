@@ -127,3 +127,13 @@ def test_c6_fails_when_the_relative_overhead_does_not_vanish(tables):
     assert slopes and set(slopes.values()) == {"FAIL"}, verdicts
     verdicts, _ = _run("C6", _with_private_overhead(tables, lambda t: 1e-6 * t**0.2))
     assert verdicts["C6-MONOTONE"] == "FAIL", verdicts
+
+
+@pytest.mark.parametrize("check", ["C7", "C8"])
+def test_c7_c8_leave_out_cells_that_did_not_commit(check, tables):
+    bad = _copy(tables)
+    runs = bad["finite"]["runs"]
+    runs["committed"] = False  # no cell where every run committed: nothing to fit
+    verdicts, out = _run(check, bad)
+    assert verdicts[check] == "INCONCLUSIVE" and out.figure is not None
+    assert "left out" in out.claims[0].claim

@@ -438,3 +438,14 @@ def test_audit_detects_literal_leak_and_noiseless_control():
     assert ctrl.refuted
     r1_small = lower_bound(EBSConfig(variant="r1", epsilon=1.0, width="audit", audit_rho=0.2), 50_000)
     assert r1_small.epsilon_lower_bound <= 0.25
+
+
+def test_a3_fails_when_the_r1_stream_lengths_depend_on_o(monkeypatch):
+    from dpbandits.dueling import audits
+
+    rng = np.random.default_rng(0)
+    assert {c.check_id: c.verdict for c in audits.check_a3(rng, "smoke", 2, horizon=600)} == \
+        {"A3": "PASS", "A3-LITERAL": "FAIL"}
+    monkeypatch.setattr(audits, "_length_reveals_o", lambda trace: True)
+    verdicts = {c.check_id: c.verdict for c in audits.check_a3(rng, "smoke", 2, horizon=600)}
+    assert verdicts["A3"] == "FAIL"

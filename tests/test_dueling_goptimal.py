@@ -339,3 +339,45 @@ def test_audit_harness_codes_and_controls():
     assert ctrl.refuted and ctrl.epsilon_lower_bound > 3
     weak, _, _ = audit_goptimal(epsilon=1.0, noise_multiplier=0.05, copies=20_000, seed=1)
     assert weak.refuted
+
+
+def test_the_audit_harness_has_the_production_engines_law():
+    """A5-ALG2 audits audit_codes (phase 1 vectorised over copies): the surviving set D_2 it
+    releases has the law of the per-round production engine on the same fixed o-table."""
+    from scipy.stats import chi2_contingency
+
+    from dpbandits.dueling.goptimal_dpdb import trace_goptimal
+
+    setup = audit_setup(audit_config())
+    o = (np.random.default_rng(3).random(setup.phase1_rounds) < 0.6).astype(np.int64)
+    harness = audit_codes(o, setup, 3000, np.random.default_rng(4))
+    table = np.concatenate([o, np.zeros(setup.horizon, dtype=np.int64)])  # later phases: any answers
+    seed = np.random.SeedSequence(5)
+    engine = []
+    for run in range(600):
+        _, records, _ = trace_goptimal(setup.instance, setup.config, setup.horizon, seed, table, run=run)
+        assert records[0]["last_round"] == setup.phase1_rounds
+        engine.append(int(sum(2**int(i) for i in records[0]["survivors_after"])))
+    codes = np.arange(audit_n_codes(setup))
+    counts = np.array([[np.sum(harness == c) for c in codes], [engine.count(c) for c in codes]])
+    counts = counts[:, counts.sum(axis=0) > 0]
+    assert counts.shape[1] >= 2, "the test needs an o-table whose D_2 is random"
+    assert chi2_contingency(counts).pvalue > 1e-3
+
+
+def test_a4_fails_for_mis_scaled_noise_and_broken_group_accounting(monkeypatch):
+    from dpbandits.dueling import audits, goptimal_dpdb
+
+    rng = np.random.default_rng(0)
+    good = {c.check_id: c.verdict for c in audits.check_a4(rng, "smoke", 3)}
+    assert good == {"A4": "PASS", "A4-NOISE": "PASS"}
+    weak = {c.check_id: c.verdict for c in audits.check_a4(rng, "smoke", 3, noise_multiplier=0.5)}
+    assert weak["A4-NOISE"] == "FAIL"
+    real_answer = goptimal_dpdb._Tape.answer
+
+    def misfiled(self, group):  # the answer is counted in one group but logged in another
+        return real_answer(self, group + 1)
+
+    monkeypatch.setattr(goptimal_dpdb._Tape, "answer", misfiled)
+    broken = {c.check_id: c.verdict for c in audits.check_a4(rng, "smoke", 2)}
+    assert broken["A4"] == "FAIL"

@@ -4,6 +4,7 @@ dpbandits.workflow_guard."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -18,6 +19,7 @@ import pytest
 from dpbandits.io import (
     CorruptResultError,
     atomic_path,
+    checksum_path,
     find_corrupt_results,
     read_results,
     read_results_or_quarantine,
@@ -43,17 +45,28 @@ def test_results_round_trip_with_metadata(tmp_path):
     frame, meta = read_results(path, with_metadata=True)
     pd.testing.assert_frame_equal(frame, _table())
     assert meta == {"dpbandits.grid": "[1, 2]"}
-    assert [p.name for p in tmp_path.iterdir()] == ["t.parquet"]  # no temporary left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.parquet", "t.parquet.sha256"]  # no temporary
 
 
-@pytest.mark.parametrize("damage", ["flip_middle", "flip_start", "truncate", "empty", "text"])
-def test_damaged_tables_are_detected(tmp_path, damage):
+# Without its sidecar (a table written before sidecars existed) the page checksums and the parser
+# still catch damage to the data, but not a flipped byte inside a metadata string of the footer.
+DAMAGES = [(d, True) for d in ("flip_middle", "flip_start", "flip_footer", "truncate", "empty", "text")]
+DAMAGES += [(d, False) for d in ("flip_middle", "flip_start", "truncate", "empty", "text")]
+
+
+@pytest.mark.parametrize("damage, sidecar", DAMAGES)
+def test_damaged_tables_are_detected(tmp_path, damage, sidecar):
     path = tmp_path / "t.parquet"
-    write_results(_table(), path)
+    write_results(_table(), path, {"dpbandits.note": "x" * 2000})
+    if not sidecar:
+        checksum_path(path).unlink()
     if damage == "flip_middle":
         _flip_byte(path, 0.5)
     elif damage == "flip_start":
         _flip_byte(path, 0.05)
+    elif damage == "flip_footer":  # inside the key-value metadata, which no page checksum covers
+        data = path.read_bytes()
+        _flip_byte(path, (data.index(b"x" * 100) + 50) / len(data))
     elif damage == "truncate":
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     elif damage == "empty":
@@ -65,6 +78,13 @@ def test_damaged_tables_are_detected(tmp_path, damage):
     assert find_corrupt_results(tmp_path) == [path]
 
 
+def test_the_checksum_sidecar_is_written_with_the_table(tmp_path):
+    path = tmp_path / "t.parquet"
+    write_results(_table(), path)
+    assert checksum_path(path).read_text().strip() == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.parquet", "t.parquet.sha256"]
+
+
 def test_a_job_reading_a_corrupt_table_fails_and_moves_it_aside(tmp_path):
     path = tmp_path / "t.parquet"
     write_results(_table(), path)
@@ -72,6 +92,7 @@ def test_a_job_reading_a_corrupt_table_fails_and_moves_it_aside(tmp_path):
     with pytest.raises(CorruptResultError, match="re-run the workflow"):
         read_results_or_quarantine(path)
     assert not path.exists() and (tmp_path / "t.parquet.corrupt").exists()
+    assert not checksum_path(path).exists()
 
 
 def test_the_scan_skips_verified_unchanged_tables_and_temporaries(tmp_path):

@@ -11,9 +11,11 @@ SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 
 
 def copy_workflow(repo: Path, dest: Path) -> Path:
-    """A runnable copy of the workflow (Snakefile, workflow/, config/) in ``dest``."""
+    """A runnable copy of the workflow (Snakefile, workflow/, config/, and the ``profiles`` link
+    through which Snakemake finds the default workflow profile) in ``dest``."""
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy(repo / "Snakefile", dest / "Snakefile")
+    os.symlink(os.readlink(repo / "profiles"), dest / "profiles")
     for sub in ("workflow", "config"):
         shutil.copytree(repo / sub, dest / sub, ignore=shutil.ignore_patterns("__pycache__"))
     return dest

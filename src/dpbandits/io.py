@@ -3,9 +3,11 @@
 * :func:`atomic_path`: write to a temporary sibling, then ``os.replace`` into place, so that an
   interrupted job never leaves a truncated output behind.
 * :func:`write_results` / :func:`read_results`: intermediate Parquet tables under ``results/``.
-  They are written atomically with a CRC32 checksum on every data page and read back with the
-  checksums verified, so a file damaged after it was written (a bad disk block, a partial copy, a
-  stray edit) raises :class:`CorruptResultError` naming the file instead of being aggregated.
+  They are written atomically with a CRC32 checksum on every data page and a SHA-256 of the whole
+  file in a sidecar ``<name>.sha256`` (the page checksums do not cover the footer, where the
+  schema and metadata live), and read back with both verified, so a file damaged after it was
+  written (a bad disk block, a partial copy, a stray edit) raises :class:`CorruptResultError`
+  naming the file instead of being aggregated.
 * :func:`find_corrupt_results`: every Parquet table under a directory that fails that read (the
   workflow runs it before scheduling, so that damaged intermediates are rebuilt, see
   :mod:`dpbandits.workflow_guard`).
@@ -14,6 +16,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -21,9 +24,10 @@ from pathlib import Path
 import pandas as pd
 
 __all__ = ["atomic_path", "write_results", "read_results", "read_results_or_quarantine",
-           "CorruptResultError", "find_corrupt_results", "TEMP_PREFIX"]
+           "CorruptResultError", "find_corrupt_results", "checksum_path", "TEMP_PREFIX"]
 
 TEMP_PREFIX = "."  # temporary siblings are hidden files: ".<name>.<random><suffix>"
+CHECKSUM_SUFFIX = ".sha256"
 
 
 @contextlib.contextmanager
@@ -51,9 +55,23 @@ class CorruptResultError(OSError):
     """An intermediate table cannot be read back intact (bad checksum, truncated, not Parquet)."""
 
 
+def checksum_path(path: str | Path) -> Path:
+    """The sidecar holding the SHA-256 of an intermediate table."""
+    path = Path(path)
+    return path.with_name(path.name + CHECKSUM_SUFFIX)
+
+
+def _sha256(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def write_results(table: pd.DataFrame, path: str | Path, metadata: dict[str, str] | None = None) -> None:
-    """Write an intermediate table atomically as Parquet with per-page CRC32 checksums
-    (``metadata``: extra key-value pairs stored in the file's schema)."""
+    """Write an intermediate table atomically as Parquet with per-page CRC32 checksums and a
+    SHA-256 sidecar (``metadata``: extra key-value pairs stored in the file's schema)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -64,18 +82,30 @@ def write_results(table: pd.DataFrame, path: str | Path, metadata: dict[str, str
         arrow = arrow.replace_schema_metadata(meta)
     with atomic_path(path) as tmp:
         pq.write_table(arrow, tmp, write_page_checksum=True)
+        # the sidecar goes first: an interruption between the two renames leaves a table whose
+        # checksum does not match, which is rebuilt, never an unchecked one
+        with atomic_path(checksum_path(path)) as tmp_sum:
+            tmp_sum.write_text(_sha256(tmp) + "\n")
 
 
 def read_results(path: str | Path, with_metadata: bool = False):
-    """Read an intermediate table, verifying its page checksums; :class:`CorruptResultError`
-    (naming the file) if it is damaged. With ``with_metadata``: (table, key-value metadata)."""
+    """Read an intermediate table, verifying its SHA-256 sidecar (when present) and its page
+    checksums; :class:`CorruptResultError` (naming the file) if it is damaged. With
+    ``with_metadata``: (table, key-value metadata)."""
     import pyarrow.parquet as pq
 
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(path)
+    sidecar = checksum_path(path)
+    if sidecar.is_file():
+        expected = sidecar.read_text().strip()
+        if _sha256(path) != expected:
+            raise CorruptResultError(f"intermediate table {path} is corrupt (its SHA-256 does not match "
+                                     f"{sidecar.name})")
     try:
         arrow = pq.read_table(path, page_checksum_verification=True)
         frame = arrow.to_pandas()
-    except FileNotFoundError:
-        raise
     except Exception as exc:  # pyarrow raises OSError / ArrowInvalid / ArrowException subclasses
         raise CorruptResultError(f"intermediate table {path} is corrupt ({exc})") from exc
     if not with_metadata:
@@ -94,6 +124,7 @@ def read_results_or_quarantine(path: str | Path, with_metadata: bool = False):
     except CorruptResultError as exc:
         quarantined = Path(f"{path}.corrupt")
         os.replace(path, quarantined)
+        checksum_path(path).unlink(missing_ok=True)
         raise CorruptResultError(f"{exc}; moved to {quarantined}: re-run the workflow to rebuild "
                                  "it") from exc
 

@@ -29,7 +29,7 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dpbandits.io import TEMP_PREFIX, atomic_path, find_corrupt_results
+from dpbandits.io import TEMP_PREFIX, atomic_path, checksum_path, find_corrupt_results
 
 __all__ = ["prepare_workdir", "GuardReport", "OWNER_FILE", "VERIFIED_FILE"]
 
@@ -131,6 +131,7 @@ def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardRep
         path.unlink(missing_ok=True)
     for path in report.corrupt:
         os.replace(path, f"{path}.corrupt")
+        checksum_path(path).unlink(missing_ok=True)
         verified.pop(str(path), None)
     report.changed = True
     (workdir / ".snakemake").mkdir(exist_ok=True)

@@ -56,7 +56,7 @@ from dpbandits.rng import stream_rngs
 
 __all__ = ["GOptConfig", "GOptResult", "PhaseParameters", "phase_parameters", "simulate_goptimal",
            "DesignCache", "DESIGN_CACHE", "ENGINES", "audit_instance", "audit_config", "audit_setup",
-           "audit_codes", "audit_n_codes", "find_sensitive_table", "audit_goptimal"]
+           "audit_codes", "audit_n_codes", "find_sensitive_table", "audit_goptimal", "trace_goptimal"]
 
 ENGINES = ("batched", "reference")
 T0_MODES = ("paper", "zero", "adaptive")
@@ -412,8 +412,10 @@ def _lambda_min_small(v: np.ndarray) -> float:
     return float(np.linalg.eigvalsh(v)[0])
 
 
-def _play_reference(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, z_groups):
-    """One phase of the per-round reference: every round drawn and played one at a time."""
+def _play_reference(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, z_groups, tape=None):
+    """One phase of the per-round reference: every round drawn and played one at a time. With a
+    :class:`_Tape`, user t answers the tape's fixed o_t (spec 1.4) and every round's group is
+    recorded."""
     cfg = ctx.config
     g = p_exp.size
     counts = [0] * g
@@ -444,7 +446,7 @@ def _play_reference(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, z_g
         while i < g - 1 and u >= cum[i]:
             i += 1
         counts[i] += 1
-        wins[i] += rout.random() < prob[i]
+        wins[i] += rout.random() < prob[i] if tape is None else tape.answer(i)
         if adaptive:
             v += np.outer(y_exp[i], y_exp[i])
         played += 1
@@ -454,12 +456,32 @@ def _play_reference(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, z_g
             if played >= remaining:
                 return result(True)
             counts[i] += 1
-            wins[i] += rout.random() < prob[i]
+            wins[i] += rout.random() < prob[i] if tape is None else tape.answer(i)
             played += 1
     return result(False)
 
 
-def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequence, engine: str):
+class _Tape:
+    """A fixed preference table for the reference engine (user t answers o_t whatever duel is
+    shown) and the log of which group each round's answer went to (white-box A4, audit tie-in)."""
+
+    def __init__(self, o_table: np.ndarray):
+        self.o = np.asarray(o_table, dtype=np.int64)
+        self.round_groups: list[int] = []
+
+    def answer(self, group: int) -> int:
+        t = len(self.round_groups)
+        if t >= self.o.size:
+            raise ValueError(f"the o-table has {self.o.size} rounds; round {t + 1} was played")
+        self.round_groups.append(int(group))
+        return int(self.o[t])
+
+
+def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequence, engine: str,
+             tape: _Tape | None = None, observer=None):
+    """One run. ``tape`` (reference engine only): fixed answers o_t; ``observer(record)`` is called
+    for every estimated phase with its groups (pairs), play counts, exact win sums, the Laplace
+    draws actually added, the noisy sums o_hat and the rounds [first, last) the phase played."""
     cfg = ctx.config
     params = phase_parameters(cfg, ctx.instance, horizon)
     d = ctx.d
@@ -510,7 +532,7 @@ def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequ
                                                            remaining, rngs)
         else:
             counts, wins, n_exp, truncated = _play_reference(ctx, p_exp, y_groups, sched_f, params.t0, params,
-                                                             remaining, rngs, z_groups)
+                                                             remaining, rngs, z_groups, tape)
         n_l = int(counts.sum())
         pair_regret = ctx.gaps[groups[:, 0]] + ctx.gaps[groups[:, 1]]
         regret_l = float(np.dot(counts.astype(float), pair_regret))
@@ -545,6 +567,11 @@ def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequ
         err = ctx.arms[survivors] @ (w_hat - ctx.w_star)
         vals = ctx.arms[survivors] @ w_hat
         new = survivors[vals + 2 * xi > vals.max()]
+        if observer is not None:
+            observer({"phase": phase, "pairs": groups[played], "group_index": np.flatnonzero(played),
+                      "counts": counts[played], "wins": wins, "laplace": lap, "o_hat": o_hat,
+                      "laplace_scale": params.laplace_scale, "first_round": t_used - n_l, "last_round": t_used,
+                      "survivors_after": new.copy()})
         lam = _lambda_min(y_groups, counts)
         row.update(n_groups=n_groups, n_laplace=n_groups if cfg.private else 0,
                    e_over_xi=float(np.abs(err).max() / xi), edelta_over_xi=float((err.max() - err.min()) / 2 / xi),
@@ -622,6 +649,20 @@ def simulate_goptimal(instance: LinearInstance, config: GOptConfig, horizons: np
     params = phase_parameters(config, instance, hz[0])
     return GOptResult(runs_df, phases_df, config, instance.name, engine, params.kappa,
                       time.perf_counter() - t_start, DESIGN_CACHE.seconds - sec0, DESIGN_CACHE.misses - miss0)
+
+
+def trace_goptimal(instance: LinearInstance, config: GOptConfig, horizon: int, seed: np.random.SeedSequence,
+                   o_table: np.ndarray, run: int = 0) -> tuple[dict, list[dict], list[int]]:
+    """One run of the per-round reference engine on a FIXED preference table (user t answers o_t
+    whatever duel is shown, spec 1.4): (run row, the observer records of its estimated phases,
+    the group each round's answer entered). For the white-box accounting check A4 and to tie the
+    A5 audit harness to the production engine."""
+    if horizon > _MAX_REFERENCE_HORIZON:
+        raise ValueError(f"horizon must be <= {_MAX_REFERENCE_HORIZON} for the reference engine")
+    tape, records = _Tape(o_table), []
+    row, _ = _run_one(_Context(instance, config, DESIGN_CACHE), int(horizon), run, run_seed_of(seed, run),
+                      "reference", tape, records.append)
+    return row, records, tape.round_groups
 
 
 # --------------------------------------------------------------------------------------------
