@@ -4,6 +4,7 @@ dpbandits.workflow_guard."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -204,3 +205,46 @@ def test_a_recycled_pid_that_is_not_snakemake_is_not_an_owner(tmp_path):
         proc.kill()
         proc.wait()
     assert report.changed and not lock.exists()
+
+
+def _metadata(work, output, inputs):
+    """A Snakemake metadata record (file persistence): named by the url-safe base64 of the output."""
+    name = base64.urlsafe_b64encode(output.encode()).decode()
+    (work / ".snakemake" / "metadata").mkdir(parents=True, exist_ok=True)
+    (work / ".snakemake" / "metadata" / name).write_text(json.dumps({"rule": "r", "input": inputs}))
+
+
+def test_outputs_computed_from_a_damaged_table_are_removed_so_that_both_are_rebuilt(tmp_path):
+    work = _workdir(tmp_path)
+    block, other = work / "results/sim/block0.parquet", work / "results/sim/block1.parquet"
+    write_results(_table(), block)
+    write_results(_table(), other)
+    (work / "results/agg").mkdir()
+    agg, untouched = work / "results/agg/all.parquet", work / "results/agg/other.parquet"
+    write_results(_table(), agg)
+    write_results(_table(), untouched)
+    _metadata(work, "results/agg/all.parquet", ["results/sim/block0.parquet", "results/sim/block1.parquet"])
+    _metadata(work, "results/agg/other.parquet", ["results/sim/block1.parquet"])
+    block.write_bytes(block.read_bytes()[:-50])
+    dry = prepare_workdir(work, dryrun=True)
+    assert dry.corrupt == [block] and dry.invalidated == [agg] and agg.exists()
+    report = prepare_workdir(work)
+    assert not block.exists() and not agg.exists() and not checksum_path(agg).exists()
+    assert other.exists() and untouched.exists()
+    assert any("computed from damaged tables" in m for m in report.messages())
+    # a table a job moved aside (read_results_or_quarantine) invalidates its consumers the same way
+    write_results(_table(), agg)
+    other.write_bytes(b"damaged")
+    with pytest.raises(CorruptResultError):
+        read_results_or_quarantine(other)
+    report = prepare_workdir(work)
+    assert report.invalidated == sorted([agg, untouched]) and not agg.exists() and not untouched.exists()
+
+
+def test_a_checksum_sidecar_without_its_table_is_removed(tmp_path):
+    work = _workdir(tmp_path)
+    path = work / "results/sim/a.parquet"
+    write_results(_table(), path)
+    path.unlink()  # killed between the sidecar's rename and the table's
+    report = prepare_workdir(work)
+    assert report.orphaned_temporaries == [checksum_path(path)] and not checksum_path(path).exists()

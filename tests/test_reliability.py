@@ -159,11 +159,12 @@ def _incomplete_outputs(work: Path) -> set[str]:
 
 
 def _finished_files(work: Path) -> dict[str, int]:
-    """Every finished (non-temporary) output file under results/ and reports/ -> mtime_ns."""
+    """Every finished (non-temporary) output file under results/ and reports/ -> mtime_ns
+    (checksum sidecars are not Snakemake outputs; read_results verifies them below)."""
     out = {}
     for top in ("results", "reports"):
         for path in (work / top).rglob("*"):
-            if path.is_file() and not path.name.startswith("."):
+            if path.is_file() and not path.name.startswith(".") and not path.name.endswith(".sha256"):
                 out[str(path.relative_to(work))] = path.stat().st_mtime_ns
     return out
 

@@ -12,16 +12,21 @@ left to the main process of a new run, in :func:`prepare_workdir`:
    owner, are left alone, so Snakemake's protection against two concurrent runs stays.
 2. **Orphaned temporaries.** A killed job leaves its hidden temporary sibling
    (``.<name>.<random><suffix>``) under ``results/`` or ``reports/``; they are removed.
+   Checksum sidecars whose table is gone (a job killed between its two renames) go too.
 3. **Corrupt intermediates.** Every Parquet table under ``results/`` written since the last scan
-   is read back with its page checksums (:func:`dpbandits.io.find_corrupt_results`); a damaged one
-   is moved aside to ``<name>.corrupt`` so that Snakemake sees it missing and rebuilds it and
-   everything downstream.
+   is read back with its checksums (:func:`dpbandits.io.find_corrupt_results`); a damaged one is
+   moved aside to ``<name>.corrupt`` (a job that reads a damaged table does the same, see
+   :func:`dpbandits.io.read_results_or_quarantine`). Snakemake does not rebuild a missing
+   intermediate whose consumers look up to date, so for every table moved aside the outputs of
+   the jobs that read it (their inputs are in Snakemake's metadata records) are removed too: the
+   next scheduling then rebuilds the table and everything downstream of it.
 
 Nothing is changed when another live run owns the directory, and a dry run only reports.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
@@ -29,7 +34,13 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dpbandits.io import TEMP_PREFIX, atomic_path, checksum_path, find_corrupt_results
+from dpbandits.io import (
+    CHECKSUM_SUFFIX,
+    TEMP_PREFIX,
+    atomic_path,
+    checksum_path,
+    find_corrupt_results,
+)
 
 __all__ = ["prepare_workdir", "GuardReport", "OWNER_FILE", "VERIFIED_FILE"]
 
@@ -49,6 +60,7 @@ class GuardReport:
     stale_locks: list[Path] = field(default_factory=list)
     orphaned_temporaries: list[Path] = field(default_factory=list)
     corrupt: list[Path] = field(default_factory=list)
+    invalidated: list[Path] = field(default_factory=list)  # outputs derived from damaged tables
     changed: bool = False
 
     def messages(self) -> list[str]:
@@ -63,6 +75,11 @@ class GuardReport:
         for path in self.corrupt:
             what = "moved aside to rebuild it" if self.changed else "would be rebuilt"
             out.append(f"corrupt intermediate table {path}: {what}")
+        if self.invalidated:
+            what = "removed" if self.changed else "would be removed"
+            out.append(f"{what} {len(self.invalidated)} output(s) computed from damaged tables, so that they are "
+                       f"rebuilt: {', '.join(str(p) for p in self.invalidated[:5])}"
+                       + (" ..." if len(self.invalidated) > 5 else ""))
         return out
 
 
@@ -105,6 +122,46 @@ def _orphaned_temporaries(workdir: Path) -> list[Path]:
     return sorted(found)
 
 
+def _orphaned_checksums(workdir: Path) -> list[Path]:
+    root = workdir / "results"
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.rglob(f"*{CHECKSUM_SUFFIX}")
+                  if p.is_file() and not p.with_name(p.name.removesuffix(CHECKSUM_SUFFIX)).exists())
+
+
+def _quarantined(workdir: Path) -> list[Path]:
+    """Tables moved aside (``<name>.corrupt``) and not rebuilt since."""
+    root = workdir / "results"
+    if not root.is_dir():
+        return []
+    return sorted(p.with_name(p.name.removesuffix(".corrupt")) for p in root.rglob("*.corrupt")
+                  if p.is_file() and not p.with_name(p.name.removesuffix(".corrupt")).exists())
+
+
+def _consumer_outputs(workdir: Path, tables: list[Path]) -> list[Path]:
+    """Existing outputs of the jobs that read any of ``tables``, from Snakemake's metadata records
+    (``.snakemake/metadata``: one JSON record per output, named by the url-safe base64 of its
+    path split into "@"-prefixed directories when long, holding the job's ``input`` list)."""
+    root = workdir / ".snakemake" / "metadata"
+    wanted = {str(t.relative_to(workdir)) for t in tables}
+    out = []
+    if not root.is_dir() or not wanted:
+        return out
+    for record in root.rglob("*"):
+        if not record.is_file():
+            continue
+        try:
+            name = "".join(part.lstrip("@") for part in record.relative_to(root).parts)
+            target = base64.urlsafe_b64decode(name).decode()
+            inputs = json.loads(record.read_text()).get("input", [])
+        except (ValueError, OSError, AttributeError):
+            continue
+        if wanted.intersection(inputs) and (workdir / target).exists():
+            out.append(workdir / target)
+    return sorted(set(out))
+
+
 def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardReport:
     """Recover ``workdir`` from an interrupted or damaged run (module docstring); record this
     process as the owner of the run. Call it once, from Snakemake's main process only."""
@@ -118,19 +175,24 @@ def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardRep
             report.live_owner = bool(alive)
             return report
         report.stale_locks = locks
-    report.orphaned_temporaries = _orphaned_temporaries(workdir)
+    report.orphaned_temporaries = _orphaned_temporaries(workdir) + _orphaned_checksums(workdir)
     verified_path = workdir / VERIFIED_FILE
     try:
         verified = json.loads(verified_path.read_text())
     except (OSError, ValueError):
         verified = {}
     report.corrupt = find_corrupt_results(workdir / "results", verified)
+    report.invalidated = _consumer_outputs(workdir, report.corrupt + _quarantined(workdir))
     if dryrun:
         return report
     for path in (*report.stale_locks, *report.orphaned_temporaries):
         path.unlink(missing_ok=True)
     for path in report.corrupt:
         os.replace(path, f"{path}.corrupt")
+        checksum_path(path).unlink(missing_ok=True)
+        verified.pop(str(path), None)
+    for path in report.invalidated:
+        path.unlink(missing_ok=True)
         checksum_path(path).unlink(missing_ok=True)
         verified.pop(str(path), None)
     report.changed = True
