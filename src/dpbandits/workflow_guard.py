@@ -17,9 +17,10 @@ left to the main process of a new run, in :func:`prepare_workdir`:
    is read back with its checksums (:func:`dpbandits.io.find_corrupt_results`); a damaged one is
    moved aside to ``<name>.corrupt`` (a job that reads a damaged table does the same, see
    :func:`dpbandits.io.read_results_or_quarantine`). Snakemake does not rebuild a missing
-   intermediate whose consumers look up to date, so for every table moved aside the outputs of
-   the jobs that read it (their inputs are in Snakemake's metadata records) are removed too: the
-   next scheduling then rebuilds the table and everything downstream of it.
+   intermediate while everything downstream of it looks up to date, so for every table moved
+   aside the outputs computed from it, directly or not (each job's inputs are in Snakemake's
+   metadata records), are removed too: the same run then rebuilds the table and everything
+   downstream of it.
 
 Nothing is changed when another live run owns the directory, and a dry run only reports.
 """
@@ -139,27 +140,41 @@ def _quarantined(workdir: Path) -> list[Path]:
                   if p.is_file() and not p.with_name(p.name.removesuffix(".corrupt")).exists())
 
 
-def _consumer_outputs(workdir: Path, tables: list[Path]) -> list[Path]:
-    """Existing outputs of the jobs that read any of ``tables``, from Snakemake's metadata records
-    (``.snakemake/metadata``: one JSON record per output, named by the url-safe base64 of its
-    path split into "@"-prefixed directories when long, holding the job's ``input`` list)."""
+def _metadata_inputs(workdir: Path) -> dict[str, list[str]]:
+    """output path -> the input paths of the job that wrote it, from Snakemake's metadata records
+    (``.snakemake/metadata``: one JSON record per output, named by the url-safe base64 of its path,
+    split into "@"-prefixed directories when long)."""
     root = workdir / ".snakemake" / "metadata"
-    wanted = {str(t.relative_to(workdir)) for t in tables}
-    out = []
-    if not root.is_dir() or not wanted:
+    out = {}
+    if not root.is_dir():
         return out
     for record in root.rglob("*"):
         if not record.is_file():
             continue
         try:
             name = "".join(part.lstrip("@") for part in record.relative_to(root).parts)
-            target = base64.urlsafe_b64decode(name).decode()
-            inputs = json.loads(record.read_text()).get("input", [])
-        except (ValueError, OSError, AttributeError):
+            out[base64.urlsafe_b64decode(name).decode()] = list(json.loads(record.read_text()).get("input", []))
+        except (ValueError, OSError, AttributeError, TypeError):
             continue
-        if wanted.intersection(inputs) and (workdir / target).exists():
-            out.append(workdir / target)
-    return sorted(set(out))
+    return out
+
+
+def _consumer_outputs(workdir: Path, tables: list[Path]) -> list[Path]:
+    """Existing outputs computed, directly or through other outputs, from any of ``tables``.
+    Snakemake does not rerun a job for a missing intermediate while everything downstream of it
+    looks up to date, so all of them must go for the damaged table to be rebuilt."""
+    tainted = {str(t.relative_to(workdir)) for t in tables}
+    if not tainted:
+        return []
+    inputs = _metadata_inputs(workdir)
+    found: set[str] = set()
+    while True:
+        new = {out for out, ins in inputs.items() if out not in found and tainted.intersection(ins)}
+        if not new:
+            break
+        found |= new
+        tainted |= new
+    return sorted(workdir / f for f in found if (workdir / f).exists())
 
 
 def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardReport:
