@@ -30,6 +30,8 @@ def test_a_caption_states_the_verdicts_of_exactly_its_checks():
     assert "C10" not in text  # C1 selects C1 and C1-*, not C10
     assert "with a \\* star" in text and ".. verdicts::" not in text
     assert "no claim rows for NOPE" in render_caption(".. verdicts:: NOPE\n", _claims())
+    only_online = render_caption(".. verdicts:: C1 FT-1\n", _claims(), paper="online")
+    assert "``FT-1``" in only_online and "``C1``" not in only_online  # ids are per paper
 
 
 def test_claims_at_a_glance_counts_every_verdict_and_names_the_failures():

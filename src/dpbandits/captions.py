@@ -63,8 +63,12 @@ def _verdict_lines(rows: pd.DataFrame, ids: list[str]) -> list[str]:
     return out
 
 
-def render_caption(template: str, claims: pd.DataFrame) -> str:
-    """The template with each verdicts line replaced by the verdicts of its checks."""
+def render_caption(template: str, claims: pd.DataFrame, paper: str | None = None) -> str:
+    """The template with each verdicts line replaced by the verdicts of its checks (of ``paper``
+    only, when given: check ids are unique within a paper, not across papers)."""
+    if paper is not None:
+        claims = claims[claims["paper"] == paper]
+
     def replace(match: re.Match) -> str:
         ids = match.group("ids").split()
         return "\n".join(_verdict_lines(_selected(claims, ids), ids))
@@ -74,13 +78,13 @@ def render_caption(template: str, claims: pd.DataFrame) -> str:
 
 def render_captions(template_dir: str | Path, claims: pd.DataFrame, out_dir: str | Path) -> list[Path]:
     """Render every ``<paper>/<name>.rst`` template under ``template_dir`` into ``out_dir`` (same
-    relative paths); returns the written files."""
+    relative paths), each with the verdicts of its own paper's checks; returns the written files."""
     template_dir, out_dir = Path(template_dir), Path(out_dir)
     written = []
     for template in sorted(template_dir.glob("*/*.rst")):
         rel = template.relative_to(template_dir)
         target = out_dir / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render_caption(template.read_text(), claims))
+        target.write_text(render_caption(template.read_text(), claims, paper=template.parent.name))
         written.append(target)
     return written
