@@ -6,12 +6,16 @@
 configfile: "config/config.yaml"
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/online.smk"
 include: "workflow/rules/online_theory.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/dueling.smk"
 include: "workflow/rules/claims.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:
@@ -30,3 +34,7 @@ rule all:
         "reports/tables/dueling/checks.csv",
         "reports/claims.csv",
         "reports/claims.md",
+        "reports/claims_at_a_glance.md",
+        "reports/tables/all_tables.tex",
+        REPORT_CAPTIONS,
+        "reports/notebooks/explore.html",

@@ -18,7 +18,8 @@ EXPECTED = [
     "reports/figures/online/fig2.pdf", "reports/figures/online/fig2.png",
     "reports/figures/online/fig1_logx.png", "reports/figures/online/fig2_logx.pdf",
     "reports/tables/online/final_regret.tex", "reports/tables/online/final_regret.csv",
-    "reports/claims.csv", "reports/claims.md",
+    "reports/claims.csv", "reports/claims.md", "reports/claims_at_a_glance.md",
+    "reports/tables/all_tables.tex", "reports/notebooks/explore.html",
     "reports/tables/online/checks.tex", "reports/tables/online/checks.csv",
     "reports/tables/online/rnm_privacy_loss.tex", "reports/tables/online/rnm_privacy_loss.csv",
     *[f"reports/figures/online/check_{c}.{ext}" for c in ("FT-1", "FT-3", "FT-4", "FT-5", "FT-6", "FT-7",
@@ -119,7 +120,8 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "dueling_privacy_for_free", "dueling_central_vs_local", "dueling_audit_alg1",
                  "dueling_audit_alg1_literal", "dueling_audit_alg2", "dueling_bintree_accuracy",
                  "dueling_design_solver", "dueling_private_mle", "dueling_alg1_vs_alg2",
-                 "dueling_maxinp_simulate", "dueling_checks_table"):
+                 "dueling_maxinp_simulate", "dueling_checks_table", "report_captions", "all_tables",
+                 "claims_at_a_glance", "explore_notebook"):
         assert rule in out
     assert not (work / "results").exists()
 

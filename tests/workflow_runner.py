@@ -27,3 +27,22 @@ def run_snakemake(workdir: Path, *args: str, timeout: int = 3600) -> subprocess.
     takes about 5 minutes on 2 idle cores)."""
     return subprocess.run([SNAKEMAKE, *args], cwd=workdir, capture_output=True, text=True,
                           timeout=timeout)
+
+
+def ensure_apt_packages(probe: str, packages: list[str]) -> str:
+    """The path of the executable ``probe``, installing Debian ``packages`` with apt-get first
+    when it is missing (the test machine has only Python, pip and apt; installing needs root).
+    Raises with apt's output when it cannot be installed."""
+    found = shutil.which(probe)
+    if found:
+        return found
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in (["apt-get", "update", "-qq"],
+                ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages]):
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed (needs root and apt):\n{proc.stderr[-2000:]}")
+    found = shutil.which(probe)
+    if not found:
+        raise RuntimeError(f"{probe} is still missing after installing {packages}")
+    return found

@@ -16,8 +16,14 @@ import pandas as pd
 
 from dpbandits.io import atomic_path
 
-__all__ = ["Claim", "COLUMNS", "KINDS", "VERDICTS", "write_claims", "read_claims",
-           "combine_claims", "render_claims_markdown", "claims_table"]
+__all__ = ["Claim", "COLUMNS", "KINDS", "VERDICTS", "PAPER_TITLES", "write_claims", "read_claims",
+           "combine_claims", "render_claims_markdown", "render_claims_at_a_glance", "claims_table"]
+
+# The papers, by id (ARCHITECTURE.md): the titles every human-readable output uses.
+PAPER_TITLES = {
+    "online": "Hu, Huang, Mehta & Hegde, near-optimal algorithms for DP online learning",
+    "dueling": "Saha & Asi, DP-Dueling: learning from preference feedback without compromising user privacy",
+}
 
 KINDS = ("figure", "theorem", "lemma", "lower_bound", "privacy", "erratum", "baseline", "report")
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "REPORT")
@@ -95,13 +101,33 @@ def _fmt(x) -> str:
     return str(x)
 
 
+def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
+    """A Markdown table: per paper, the count of each verdict and the ids of its FAILs."""
+    titles = PAPER_TITLES if titles is None else titles
+    scales = ", ".join(sorted(set(frame["scale"]))) or "none"
+    lines = [f"| paper | checks | {' | '.join(VERDICTS)} | failing checks |",
+             "|---|---|" + "---|" * len(VERDICTS) + "---|"]
+    for paper, group in frame.groupby("paper", sort=True):
+        counts = group["verdict"].value_counts()
+        fails = ", ".join(f"`{c}`" for c in group.loc[group["verdict"] == "FAIL", "check_id"])
+        name = f"`{paper}` ({titles[paper].split(',')[0]})" if paper in titles else f"`{paper}`"
+        lines.append(f"| {name} | {len(group)} | "
+                     + " | ".join(str(counts.get(v, 0)) for v in VERDICTS) + f" | {fails or '-'} |")
+    total = frame["verdict"].value_counts()
+    lines.append(f"| **all** | {len(frame)} | "
+                 + " | ".join(str(total.get(v, 0)) for v in VERDICTS) + " | |")
+    lines += ["", f"Scale of these verdicts: {scales}. Every FAIL's reason is in `reports/claims.md`."]
+    return "\n".join(lines)
+
+
 def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
-    """Human-readable claims, grouped by paper, with a one-line summary per paper."""
-    titles = titles or {}
+    """Human-readable claims: a summary table over the papers, then the rows grouped by paper,
+    with a one-line summary per paper and the reason of every FAIL."""
+    titles = PAPER_TITLES if titles is None else titles
     lines = ["# Claims and verdicts", "",
              "Each row is one check of one claim of a paper (see `claims.csv` for the same data).",
              "PASS / FAIL / INCONCLUSIVE are statistical verdicts; REPORT rows are informational.",
-             ""]
+             "", "## At a glance", "", render_claims_at_a_glance(frame, titles), ""]
     for paper, group in frame.groupby("paper", sort=True):
         counts = group["verdict"].value_counts()
         summary = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)

@@ -11,7 +11,12 @@ rule claims:
         online_claim_files(),
         dueling_claim_files(),
     output:
-        csv="reports/claims.csv",
+        csv=report(
+            "reports/claims.csv",
+            caption="../report/claims.rst",
+            category="Claims",
+            subcategory="All papers",
+        ),
         md="reports/claims.md",
     log:
         "logs/claims.log",

@@ -18,7 +18,9 @@ validate_config(config, CONFIG_SCHEMA)
 # Recover from an interrupted or damaged earlier run before scheduling (main process only):
 # stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables.
 if workflow.is_main_process:
-    for message in prepare_workdir(".", dryrun=workflow.output_settings.dryrun).messages():
+    for message in prepare_workdir(
+        ".", dryrun=workflow.output_settings.dryrun
+    ).messages():
         logger.warning(f"dpbandits: {message}")
 
 ONLINE_FIG = config["online"]["figures"]
@@ -220,3 +222,41 @@ def dueling_check_figures():
         check=DUELING_SCALING,
         ext=["pdf", "png"],
     )
+
+
+# ---- the Snakemake report (make report): captions rendered with the verdicts of each run ------
+REPORT_CAPTIONS = "results/report/captions"
+
+
+def report_caption(paper, name):
+    """Caption of a report item: workflow/report/<paper>/<name>.rst rendered with the verdicts of
+    the checks it names (rule report_captions), as a path relative to workflow/rules/.
+    """
+    return f"../../{REPORT_CAPTIONS}/{paper}/{name}.rst"
+
+
+def report_caption_templates():
+    return sorted(
+        str(p.relative_to(workflow.basedir))
+        for p in (Path(workflow.basedir) / "workflow" / "report").glob("*/*.rst")
+    )
+
+
+def all_table_files(wildcards):
+    """Every LaTeX table the workflow builds (the inputs of rule all), for all_tables.tex."""
+    return sorted(
+        f
+        for f in rules.all.input
+        if f.startswith("reports/tables/")
+        and f.endswith(".tex")
+        and f != "reports/tables/all_tables.tex"
+    )
+
+
+def explore_notebook_dueling_inputs():
+    """The dueling tables the exploration notebook plots (Theorem 2 and Remark 4)."""
+    return [
+        f"results/sim/dueling/alg1/{design}/{variant}.parquet"
+        for design in ("eps_grid", "k_grid")
+        for variant in dueling_exp.ALG1_VARIANTS[design]
+    ] + ["results/sim/dueling/alg2/dense_runs.parquet"]

@@ -79,7 +79,12 @@ rule dueling_checks_table:
         dueling_claim_files(),
     output:
         tex="reports/tables/dueling/checks.tex",
-        csv="reports/tables/dueling/checks.csv",
+        csv=report(
+            "reports/tables/dueling/checks.csv",
+            caption=report_caption("dueling", "checks"),
+            category="dueling",
+            subcategory="Tables",
+        ),
     log:
         "logs/dueling/checks_table.log",
     conda:
@@ -103,12 +108,13 @@ for check in DUELING_CHECKS:
                 dueling_check_inputs(check),
             output:
                 claims=f"results/claims/dueling/{check}.csv",
-                pdf=report(
-                    f"reports/figures/dueling/check_{check}.pdf",
+                pdf=f"reports/figures/dueling/check_{check}.pdf",
+                png=report(
+                    f"reports/figures/dueling/check_{check}.png",
+                    caption=report_caption("dueling", f"check_{check}"),
                     category="dueling",
-                    subcategory="Theory checks",
+                    subcategory=f"Check {check}",
                 ),
-                png=f"reports/figures/dueling/check_{check}.png",
             log:
                 f"logs/dueling/check_{check}.log",
             conda:

@@ -46,14 +46,20 @@ rule online_figure:
     input:
         long="results/agg/online/figures.parquet",
     output:
-        pdf=report(
-            "reports/figures/online/{figure}.pdf",
+        pdf="reports/figures/online/{figure}.pdf",
+        png=report(
+            "reports/figures/online/{figure}.png",
+            caption=report_caption("online", "fig"),
             category="online",
-            subcategory="Figures",
+            subcategory="{figure}",
         ),
-        png="reports/figures/online/{figure}.png",
         pdf_logx="reports/figures/online/{figure}_logx.pdf",
-        png_logx="reports/figures/online/{figure}_logx.png",
+        png_logx=report(
+            "reports/figures/online/{figure}_logx.png",
+            caption=report_caption("online", "fig"),
+            category="online",
+            subcategory="{figure}",
+        ),
     log:
         "logs/online/{figure}.log",
     conda:
@@ -70,7 +76,12 @@ rule online_final_regret_table:
         runs="results/agg/online/figures_runs.parquet",
     output:
         tex="reports/tables/online/final_regret.tex",
-        csv="reports/tables/online/final_regret.csv",
+        csv=report(
+            "reports/tables/online/final_regret.csv",
+            caption=report_caption("online", "final_regret"),
+            category="online",
+            subcategory="Tables",
+        ),
     log:
         "logs/online/final_regret_table.log",
     conda:

@@ -29,7 +29,12 @@ rule online_privacy_exact_rnm:
     output:
         claims="results/claims/online/P-EXACT-RNM.csv",
         tex="reports/tables/online/rnm_privacy_loss.tex",
-        csv="reports/tables/online/rnm_privacy_loss.csv",
+        csv=report(
+            "reports/tables/online/rnm_privacy_loss.csv",
+            caption=report_caption("online", "rnm_privacy_loss"),
+            category="online",
+            subcategory="Tables",
+        ),
     log:
         "logs/online/check_P-EXACT-RNM.log",
     conda:
@@ -46,7 +51,12 @@ rule online_checks_table:
         online_claim_files(),
     output:
         tex="reports/tables/online/checks.tex",
-        csv="reports/tables/online/checks.csv",
+        csv=report(
+            "reports/tables/online/checks.csv",
+            caption=report_caption("online", "checks"),
+            category="online",
+            subcategory="Tables",
+        ),
     log:
         "logs/online/checks_table.log",
     conda:
@@ -102,12 +112,13 @@ for check in ONLINE_THEORY_CHECKS:
                 online_check_inputs(check),
             output:
                 claims=f"results/claims/online/{check}.csv",
-                pdf=report(
-                    f"reports/figures/online/check_{check}.pdf",
+                pdf=f"reports/figures/online/check_{check}.pdf",
+                png=report(
+                    f"reports/figures/online/check_{check}.png",
+                    caption=report_caption("online", f"check_{check}"),
                     category="online",
-                    subcategory="Theory checks",
+                    subcategory=f"Check {check}",
                 ),
-                png=f"reports/figures/online/check_{check}.png",
             log:
                 f"logs/online/check_{check}.log",
             conda:

@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.dueling import instances as inst
+from dpbandits.progress import progress
 from dpbandits.rng import derive_seed, make_rng
 
 __all__ = ["ALG1_DESIGNS", "ALG1_VARIANTS", "FINITE_BASELINES", "simulate_baseline", "ALG2_DESIGNS", "Alg1Cell", "Alg2Cell", "alg1_cells",
@@ -206,7 +207,8 @@ def simulate_alg1(design: str, variant: str, settings: dict, root_seed: int) -> 
     from dpbandits.dueling.ebs_elimination import EBSConfig, simulate_ebs
 
     frames = []
-    for cell in alg1_cells(design, variant, settings):
+    cells = alg1_cells(design, variant, settings)
+    for cell in progress(cells, f"dueling alg1 {design}/{variant}", len(cells)):
         instance = finite_instance(cell.family, cell.k, cell.param, root_seed)
         config = EBSConfig(variant=variant, epsilon=cell.epsilon, width=cell.width,
                            delta=None if cell.delta <= 0 else cell.delta)
@@ -301,7 +303,8 @@ def simulate_maxinp_baseline(settings: dict, root_seed: int) -> pd.DataFrame:
     from dpbandits.dueling.maxinp import simulate_maxinp
 
     T, runs, frames = int(settings["baseline_horizon"]), int(settings["finite_runs"]), []
-    for cell in alg2_cells("practice", settings):
+    cells = alg2_cells("practice", settings)
+    for cell in progress(cells, "dueling maxinp", len(cells)):
         if cell.multiplier != 1.0 or math.isfinite(cell.epsilon):
             continue  # one MaxInP run set per instance
         instance = linear_instance(cell.family, cell.k, cell.d, cell.s, cell.index, root_seed)
@@ -318,7 +321,8 @@ def simulate_alg2(design: str, settings: dict, root_seed: int) -> tuple[pd.DataF
     from dpbandits.dueling.goptimal_dpdb import GOptConfig, simulate_goptimal
 
     runs, phases = [], []
-    for cell in alg2_cells(design, settings):
+    cells = alg2_cells(design, settings)
+    for cell in progress(cells, f"dueling alg2 {design}", len(cells)):
         instance = linear_instance(cell.family, cell.k, cell.d, cell.s, cell.index, root_seed)
         config = GOptConfig(epsilon=cell.epsilon, c_p=cell.multiplier, c_s=cell.multiplier,
                             kappa_mode=cell.kappa_mode, t0_mode=cell.t0_mode)

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.online.registry import simulate_cell
+from dpbandits.progress import progress
 from dpbandits.rng import derive_seed
 
 __all__ = ["BanditCell", "DESIGNS", "ALGORITHMS", "design_cells", "simulate_design",
@@ -118,7 +119,8 @@ def simulate_design(name: str, algorithm: str, settings: dict, root_seed: int) -
     t = T also carry each arm's pulls and number of releases (lists, for BT-6)."""
     runs = int(settings["minimax_runs"] if name == "minimax" else settings["runs"])
     frames = []
-    for cell in design_cells(name, algorithm, settings):
+    cells = design_cells(name, algorithm, settings)
+    for cell in progress(cells, f"online bandit {name}/{algorithm}", len(cells)):
         res = simulate_cell(algorithm, cell.means, cell.epsilon, cell.horizon,
                             np.asarray(cell.checkpoints), runs, derive_seed(root_seed, *cell.describe()))
         cps = np.asarray(cell.checkpoints)

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.online import naive_ftnl, rnm_ftnl
+from dpbandits.progress import progress
 from dpbandits.rng import derive_seed, stream_rngs
 
 __all__ = ["Instance", "f_hard", "f_eq", "f_dbl", "FullInfoCell", "DESIGNS", "design_cells",
@@ -178,7 +179,8 @@ def simulate_design(name: str, settings: dict, root_seed: int) -> pd.DataFrame:
     """Long table: one row per (cell, run, checkpoint t) with the regret at t."""
     runs = int(settings["runs"])
     frames = []
-    for cell in design_cells(name, settings):
+    cells = design_cells(name, settings)
+    for cell in progress(cells, f"online full information {name}", len(cells)):
         res = simulate_cell(cell, runs, root_seed)
         cps = np.asarray(cell.checkpoints)
         frames.append(pd.DataFrame({

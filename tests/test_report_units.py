@@ -1,0 +1,67 @@
+"""Units of the reviewer's view: caption rendering, the claims-at-a-glance table and README
+section, LaTeX escaping and long tables."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from dpbandits.captions import caption_checks, render_caption
+from dpbandits.claims import render_claims_at_a_glance, render_claims_markdown
+from dpbandits.readme import replace_marked_section
+from dpbandits.tables import LONG_TABLE_ROWS, latex_escape, tables_document, to_booktabs
+
+
+def _claims():
+    rows = [("dueling", "C1", "PASS"), ("dueling", "C10", "FAIL"), ("dueling", "C1-X", "REPORT"),
+            ("online", "FT-1", "FAIL"), ("online", "FT-2", "PASS")]
+    return pd.DataFrame([{"paper": p, "check_id": c, "source": "Thm 1", "kind": "theorem",
+                          "claim": f"claim {c} with a * star", "statistic": "slope", "value": 1.0,
+                          "ci_low": 0.9, "ci_high": math.nan, "criterion": "<= 1", "verdict": v,
+                          "n_runs": 3, "scale": "smoke"} for p, c, v in rows])
+
+
+def test_a_caption_states_the_verdicts_of_exactly_its_checks():
+    template = "**Figure.** Setting.\n\n.. verdicts:: C1 FT-1\n"
+    assert caption_checks(template) == ["C1", "FT-1"]
+    text = render_caption(template, _claims())
+    assert "``C1`` **PASS**" in text and "``C1-X`` **REPORT**" in text and "``FT-1`` **FAIL**" in text
+    assert "C10" not in text  # C1 selects C1 and C1-*, not C10
+    assert "with a \\* star" in text and ".. verdicts::" not in text
+    assert "no claim rows for NOPE" in render_caption(".. verdicts:: NOPE\n", _claims())
+    only_online = render_caption(".. verdicts:: C1 FT-1\n", _claims(), paper="online")
+    assert "``FT-1``" in only_online and "``C1``" not in only_online  # ids are per paper
+
+
+def test_claims_at_a_glance_counts_every_verdict_and_names_the_failures():
+    table = render_claims_at_a_glance(_claims())
+    assert "| `dueling` (Saha & Asi) | 3 | 1 | 1 | 0 | 1 | `C10` |" in table
+    assert "| `online` (Hu) | 2 | 1 | 1 | 0 | 0 | `FT-1` |" in table
+    assert "| **all** | 5 | 2 | 2 | 0 | 1 | |" in table
+    assert table.split("\n\n")[0] in render_claims_markdown(_claims())
+
+
+def test_the_readme_section_is_replaced_between_its_markers_only(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("intro\n<!-- glance:start -->\nold\n<!-- glance:end -->\nrest\n")
+    assert replace_marked_section(readme, "glance", "| new |")
+    assert readme.read_text() == "intro\n<!-- glance:start -->\n| new |\n<!-- glance:end -->\nrest\n"
+    assert not replace_marked_section(readme, "glance", "| new |")  # unchanged
+    assert not replace_marked_section(readme, "other", "x")  # no markers: untouched
+
+
+def test_latex_escape_handles_specials_and_any_unicode():
+    assert latex_escape("a_b & 50% <= x^2 {y}") == r"a\_b \& 50\% \textless{}= x\^{}2 \{y\}"
+    assert latex_escape("ε ≤ 1") == r"$\varepsilon$ $\le$ 1"
+    assert latex_escape("☃") == "[U+2603]"
+
+
+def test_long_tables_break_across_pages():
+    short = pd.DataFrame({"a": range(3)})
+    long = pd.DataFrame({"a": range(LONG_TABLE_ROWS + 1)})
+    assert r"\begin{table}" in to_booktabs(short, "c", "l") and "longtable" not in to_booktabs(short, "c", "l")
+    text = to_booktabs(long, "c", "l")
+    assert text.startswith(r"\begin{longtable}") and r"\endhead" in text and r"\toprule" in text
+    doc = tables_document({"online": ["online/checks.tex"]}, {"online": "Hu et al."}, "All")
+    assert r"\input{online/checks}" in doc and r"\usepackage{booktabs,longtable,array}" in doc
