@@ -11,6 +11,7 @@ include: "workflow/rules/online.smk"
 include: "workflow/rules/online_theory.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/dueling.smk"
+include: "workflow/rules/quantile.smk"
 include: "workflow/rules/claims.smk"
 
 
@@ -28,5 +29,9 @@ rule all:
         dueling_check_figures(),
         "reports/tables/dueling/checks.tex",
         "reports/tables/dueling/checks.csv",
+        quantile_figures(),
+        quantile_check_figures(),
+        "reports/tables/quantile/checks.tex",
+        "reports/tables/quantile/checks.csv",
         "reports/claims.csv",
         "reports/claims.md",

@@ -9,6 +9,8 @@ from dpbandits.workflow import run_script
 TITLES = {
     "online": "Hu, Huang, Mehta & Hegde, near-optimal algorithms for DP online learning",
     "dueling": "Saha & Asi, DP-Dueling: learning from preference feedback without compromising user privacy",
+    "quantile": "Nikolakakis, Kalogerias, Sheffet & Sarwate, quantile multi-armed bandits: optimal best-arm "
+                "identification and a differentially private scheme",
 }
 
 
