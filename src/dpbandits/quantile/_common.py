@@ -12,7 +12,8 @@ from scipy import stats as sps
 from dpbandits.checks import band_verdict, claim_row
 from dpbandits.stats import clopper_pearson, holm
 
-__all__ = ["PAPER", "claim", "rate_family", "RateFamily", "slope_claim", "EqualFamily", "spearman_with_ci"]
+__all__ = ["PAPER", "claim", "rate_family", "RateFamily", "slope_claim", "EqualFamily", "spearman_with_ci",
+           "no_event_claim"]
 
 PAPER = "quantile"
 claim = partial(claim_row, PAPER)
@@ -50,6 +51,18 @@ class RateFamily:
 
 def rate_family(events, runs, targets, alpha: float = 0.05) -> RateFamily:
     return RateFamily(events, runs, targets, alpha)
+
+
+def no_event_claim(check_id, source, kind, text, what, events, runs, targets, scale, alpha: float = 0.05):
+    """A figure's "every run is correct" reading: PASS with zero events; otherwise FAIL if the
+    events also contradict the theorem's rate (Holm, :class:`RateFamily`), INCONCLUSIVE if not.
+    Statistic: the pooled event rate with its Clopper-Pearson interval."""
+    fam = RateFamily(events, runs, targets, alpha)
+    total, n = int(np.sum(events)), int(np.sum(runs))
+    lo, hi = clopper_pearson(total, n, alpha)
+    verdict = "PASS" if total == 0 else "FAIL" if fam.verdict == "FAIL" else "INCONCLUSIVE"
+    return claim(check_id, source, kind, f"{text} ({total} {what} in {n} runs)", f"{what} rate (CP CI)",
+                 total / n, float(lo), float(hi), f"no {what} (a rate above delta would FAIL)", verdict, n, scale)
 
 
 def slope_claim(check_id, source, kind, text, statistic, fit, band, n_runs, scale):
