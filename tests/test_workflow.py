@@ -27,7 +27,7 @@ def _copy_workflow(repo: Path, dest: Path) -> Path:
     return dest
 
 
-def _snakemake(workdir: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+def _snakemake(workdir: Path, *args: str, timeout: int = 1800) -> subprocess.CompletedProcess:
     return subprocess.run([SNAKEMAKE, *args], cwd=workdir, capture_output=True, text=True,
                           timeout=timeout)
 
