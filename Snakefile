@@ -14,6 +14,7 @@ include: "workflow/rules/online.smk"
 include: "workflow/rules/online_theory.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/dueling.smk"
+include: "workflow/rules/quantile.smk"
 include: "workflow/rules/claims.smk"
 include: "workflow/rules/report.smk"
 
@@ -32,6 +33,10 @@ rule all:
         dueling_check_figures(),
         "reports/tables/dueling/checks.tex",
         "reports/tables/dueling/checks.csv",
+        quantile_figures(),
+        quantile_check_figures(),
+        "reports/tables/quantile/checks.tex",
+        "reports/tables/quantile/checks.csv",
         "reports/claims.csv",
         "reports/claims.md",
         "reports/claims_at_a_glance.md",

@@ -29,7 +29,22 @@ EXPECTED = [
     *[f"reports/figures/dueling/check_{c}.{ext}" for c in ("A1", "B3", "B4", "B5", "B6", "B7", "B9",
                                                            "C5", "C6", "C7", "C8")
       for ext in ("pdf", "png")],
+    "reports/tables/quantile/checks.tex", "reports/tables/quantile/checks.csv",
+    *[f"reports/figures/quantile/{name}.{ext}" for name in ("fig1", "fig2", "fig3", "fig4", "check_B5",
+                                                            "check_B12", "check_B13", "check_B14")
+      for ext in ("pdf", "png")],
 ]
+
+QUANTILE_CLAIMS = {
+    "A1", "A2", "A3", "A3-CONSTRUCT", "A4", "A5", "A7", "A7-CONST", "A7-VALID", "A8", "A9", "A10", "A11",
+    "AUDIT-DPSEQ", "AUDIT-DPSEQ-CONTROL", "B1", "B2", "B3", "B4", "B5-RATE-DISC", "B5-RATE-ZG",
+    "B5-GAP-DISC", "B5-GAP-ZG", "B5-C-DISC", "B5-C-ZG", "B6", "B6-LINEAR", "B7-PAPER", "B7-KL", "B8",
+    "B9", "B10", "B11-EPOCHSUM", "B11-PAPER", "B12", "B13-PRIVATE", "B13-NONPRIVATE", "B14-DP",
+    "B14-SEQ", "B15", "B15-PAC", "F1", "F2-IDENTITY", "F2-EQUAL", "F2-MONOTONE", "F2-CORRECT",
+    "F3A-C-RANGE", "F3A-C-MEDIAN", "F3A-CORRECT", "F3A-BOUND", "F3A-REPORT", "F3B-C-RANGE",
+    "F3B-C-MEDIAN", "F3B-CORRECT", "F3B-BOUND", "F3B-REPORT", "F4A-IDENTITY", "F4A-EQUAL", "F4A-QDIFF",
+    "F4B-CORRECT", "F4B-MONOTONE", "F4B-ABOVE", "F4B-ABSDIFF", "F4B-RATIO", "F4B-SLOPE",
+}
 
 DUELING_CLAIMS = {
     "A1", "A1-CAL", "A1-SLOPE-EPS", "A2", "A3", "A3-LITERAL", "A4", "A5-ALG1", "A5-ALG1-CONTROL",
@@ -78,9 +93,17 @@ def test_output_contract(smoke_runs):
     # The negative controls must be caught even at smoke scale.
     controls = claims[claims.check_id.str.endswith("-CONTROL")]
     assert (controls.verdict == "PASS").all()
+    quantile = claims[claims.paper == "quantile"]
+    assert set(quantile.check_id) == QUANTILE_CLAIMS
+    assert set(pd.read_csv(work / "reports/tables/quantile/checks.csv").check_id) == QUANTILE_CLAIMS
+    qv = dict(zip(quantile.check_id, quantile.verdict, strict=True))
+    # Scale-free results: the Theorem 5 erratum, exact privacy, invariance and the audit's control.
+    assert qv["A7"] == "FAIL" and qv["A7-CONST"] == qv["A9"] == qv["A10"] == qv["A11"] == "PASS"
+    assert qv["F2-IDENTITY"] == qv["F4A-IDENTITY"] == qv["AUDIT-DPSEQ"] == "PASS"
+    assert (quantile[quantile.kind == "erratum"].check_id == "A7").all()
     md = (work / "reports/claims.md").read_text()
     assert all(cid in md for cid in claims.check_id)
-    assert "Saha & Asi" in md
+    assert "Saha & Asi" in md and "Nikolakakis" in md
     table = pd.read_csv(work / "reports/tables/online/final_regret.csv")
     assert len(table) == 2 * (3 * 4 + 2)  # settings x (eps x private algorithms + references)
     tex = (work / "reports/tables/online/final_regret.tex").read_text()
@@ -121,7 +144,11 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "dueling_audit_alg1_literal", "dueling_audit_alg2", "dueling_bintree_accuracy",
                  "dueling_design_solver", "dueling_private_mle", "dueling_alg1_vs_alg2",
                  "dueling_maxinp_simulate", "dueling_checks_table", "report_captions", "all_tables",
-                 "claims_at_a_glance", "explore_notebook"):
+                 "claims_at_a_glance", "explore_notebook",
+                 "quantile_simulate", "quantile_fig1_gap_curves", "quantile_fig2_quantile_difference",
+                 "quantile_fig3_seq_sample_complexity", "quantile_fig4_tails_and_privacy",
+                 "quantile_thm5_kl_erratum", "quantile_thm6_exact_privacy_loss", "quantile_audit_dp_seq",
+                 "quantile_thm4_samples_vs_gap", "quantile_dp_cost_vs_K", "quantile_checks_table"):
         assert rule in out
     assert not (work / "results").exists()
 
@@ -146,6 +173,11 @@ BAD_VALUES = [
     (["dueling", "alg2", "max_horizon_exponent"], 20, "dueling.alg2.max_horizon_exponent"),
     (["dueling", "audit", "confidence"], 1.5, "dueling.audit.confidence"),
     (["dueling", "audit", "extra"], 1, "extra"),
+    (["quantile", "seq", "fig_runs"], 1, "quantile.seq.fig_runs"),
+    (["quantile", "seq", "smallest_gap"], 0.001, "quantile.seq.smallest_gap"),
+    (["quantile", "audit", "control_noise_multiplier"], 1.5, "quantile.audit.control_noise_multiplier"),
+    (["quantile", "analytic", "b2_horizon"], 500, "quantile.analytic.b2_horizon"),
+    (["quantile", "dp", "bogus"], 1, "bogus"),
 ]
 
 

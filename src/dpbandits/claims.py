@@ -23,6 +23,8 @@ __all__ = ["Claim", "COLUMNS", "KINDS", "VERDICTS", "PAPER_TITLES", "write_claim
 PAPER_TITLES = {
     "online": "Hu, Huang, Mehta & Hegde, near-optimal algorithms for DP online learning",
     "dueling": "Saha & Asi, DP-Dueling: learning from preference feedback without compromising user privacy",
+    "quantile": "Nikolakakis, Kalogerias, Sheffet & Sarwate, quantile multi-armed bandits: optimal best-arm "
+                "identification and a differentially private scheme",
 }
 
 KINDS = ("figure", "theorem", "lemma", "lower_bound", "privacy", "erratum", "baseline", "report")

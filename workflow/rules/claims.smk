@@ -10,6 +10,7 @@ rule claims:
     input:
         online_claim_files(),
         dueling_claim_files(),
+        quantile_claim_files(),
     output:
         csv=report(
             "reports/claims.csv",

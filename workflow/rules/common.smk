@@ -224,6 +224,105 @@ def dueling_check_figures():
     )
 
 
+# ---- quantile paper (Nikolakakis, Kalogerias, Sheffet & Sarwate): designs, figures, checks --------
+from dpbandits.experiments import quantile as quantile_exp
+from dpbandits.quantile.analytic_checks import CHECKS as QUANTILE_ANALYTIC_CHECKS
+from dpbandits.quantile.dp_checks import CHECKS as QUANTILE_DP_CHECKS
+from dpbandits.quantile.dp_checks import SCALING as QUANTILE_DP_SCALING
+from dpbandits.quantile.seq_checks import CHECKS as QUANTILE_SEQ_CHECKS
+from dpbandits.quantile.seq_checks import SCALING as QUANTILE_SEQ_SCALING
+
+# Rules named after what they reproduce, so `snakemake --list-rules` reads like the paper.
+QUANTILE_RULE_NAMES = {
+    "A1": "quantile_conventions",
+    "A2": "quantile_gap_engine",
+    "A3": "quantile_thm2_distance_to_flip",
+    "A4": "quantile_lemma2_tv_sandwich",
+    "A5": "quantile_prop1_lipschitz",
+    "A7": "quantile_thm5_kl_erratum",
+    "A8": "quantile_thm6_sensitivity",
+    "A9": "quantile_thm6_exact_privacy_loss",
+    "AUDIT-DPSEQ": "quantile_audit_dp_seq",
+    "B1": "quantile_thm1_coverage",
+    "B2": "quantile_lemma1_uniform_coverage",
+    "F1": "quantile_fig1_claims",
+    "A10": "quantile_invariance_monotone_maps",
+    "A11": "quantile_run_records",
+    "B3": "quantile_thm3_delta_pac",
+    "B4": "quantile_thm4_explicit_bound",
+    "B5": "quantile_thm4_samples_vs_gap",
+    "B6": "quantile_thm4_samples_vs_delta",
+    "B7": "quantile_thm5_lower_bound",
+    "B8": "quantile_zero_gap_never_terminates",
+    "B9": "quantile_thm7a_dp_correctness",
+    "B10": "quantile_thm7b_elimination_epoch",
+    "B11": "quantile_thm8_dp_sample_bound",
+    "B12": "quantile_dp_cost_vs_eps",
+    "B13": "quantile_dp_cost_vs_gap",
+    "B14": "quantile_dp_cost_vs_K",
+    "B15": "quantile_epoch_seq_vs_seq",
+    "F2": "quantile_fig2_claims",
+    "F3A": "quantile_fig3_upper_claims",
+    "F3B": "quantile_fig3_lower_claims",
+    "F4A": "quantile_fig4_upper_claims",
+    "F4B": "quantile_fig4_lower_claims",
+}
+QUANTILE_SIM_CHECKS = {**QUANTILE_SEQ_CHECKS, **QUANTILE_DP_CHECKS}
+QUANTILE_CHECKS = [
+    *QUANTILE_ANALYTIC_CHECKS,
+    "AUDIT-DPSEQ",
+    "F1",
+    *QUANTILE_SIM_CHECKS,
+]
+QUANTILE_SCALING = [*QUANTILE_SEQ_SCALING, *QUANTILE_DP_SCALING]
+# figure -> (rule name, designs it reads, in order)
+QUANTILE_FIGURES = {
+    "fig1": ("quantile_fig1_gap_curves", []),
+    "fig2": ("quantile_fig2_quantile_difference", ["disc_grid"]),
+    "fig3": ("quantile_fig3_seq_sample_complexity", ["gauss_q", "disc_grid"]),
+    "fig4": (
+        "quantile_fig4_tails_and_privacy",
+        ["fig4_gauss", "fig4_logn", "fig4_lower", "logn10_seq"],
+    ),
+}
+
+
+def quantile_check_inputs(check):
+    """The design tables a check reads, in the order its function expects them."""
+    if check in QUANTILE_SIM_CHECKS:
+        return expand(
+            "results/sim/quantile/{design}.parquet",
+            design=QUANTILE_SIM_CHECKS[check][1],
+        )
+    return []
+
+
+def quantile_figure_inputs(figure):
+    return expand(
+        "results/sim/quantile/{design}.parquet", design=QUANTILE_FIGURES[figure][1]
+    )
+
+
+def quantile_claim_files():
+    return expand("results/claims/quantile/{check}.csv", check=QUANTILE_CHECKS)
+
+
+def quantile_figures():
+    return expand(
+        "reports/figures/quantile/{figure}.{ext}",
+        figure=list(QUANTILE_FIGURES),
+        ext=["pdf", "png"],
+    )
+
+
+def quantile_check_figures():
+    return expand(
+        "reports/figures/quantile/check_{check}.{ext}",
+        check=QUANTILE_SCALING,
+        ext=["pdf", "png"],
+    )
+
+
 # ---- the Snakemake report (make report): captions rendered with the verdicts of each run ------
 REPORT_CAPTIONS = "results/report/captions"
 

@@ -1,0 +1,231 @@
+"""Experiments of the quantile paper (Nikolakakis, Kalogerias, Sheffet & Sarwate; spec sections 4
+and 6): the designs the figure and check rules read, their cells, and their simulation.
+
+The paper never states delta, the Figure 1 parameters, the x-axes of Fig. 2 (lower) and Fig. 4
+(upper) or the eps grid of Fig. 4 (lower); the choices below are the spec's (section 4) and are
+recorded here (delta = 0.05 for SEQ, 0.1 for DP-SEQ, grids) and in the ``quantile`` config section
+(run counts, caps):
+
+SEQ designs (Algorithm 1, fast engine; per-run records):
+
+* ``disc_grid`` (Fig. 2 lower, Fig. 3 lower, F2, F3b, B15): DISC q = 0.4, Delta in DISC_GAPS;
+  xi = 1 at delta in {0.01, 0.05, 0.1}; xi = 1e-5 at delta = 0.05 with the *same* streams as
+  xi = 1 (crn "A": pathwise identity) and with independent streams (crn "B");
+* ``gauss_q`` (Fig. 3 upper, F3a): N(0, 1) best vs N(0, 0.5^2) (the caption's setting; only the
+  ratio matters), q in GAUSS_QS, delta in {0.01, 0.05, 0.1};
+* ``fig4_gauss`` / ``fig4_logn`` (Fig. 4 upper, F4a): sigma_i = 2, sigma* in {3, 4, 5}, q in
+  FIG4_QS, delta = 0.05, independent streams per family (the paper's 500 runs);
+* ``invariance`` (A10, F4a (i)): common random numbers across monotone transforms (exp,
+  1e6 x + 7, x^3), DISC xi = 1 vs 1e-5, Gaussian vs log-normal; SEQ and DP-SEQ (reference
+  engine, real samples);
+* ``pac`` (B3, B4): spec B3's instances at delta in {0.05, 0.2};
+* ``gap_scaling`` (B5): DISC q = 0.4 and ZG, Delta in {0.2, ..., smallest_gap};
+* ``delta_scaling`` (B6): DISC q = 0.4, Delta = 0.1, delta from 0.3 to 1e-6;
+* ``lower_bound`` (B7): MIX, K in {2, 4}, q = 0.5, gamma in LB_GAMMAS (gamma = 0.0125 of the
+  spec is left out: its runs need ~10^6 pulls per arm each);
+* ``zero_gap`` (B8): ZG with Delta = 0 up to the cap;
+* ``k_factor_seq`` (B14, SEQ side) and ``logn10_seq`` (Fig. 4 lower, SEQ line).
+
+Epoch designs (Epoch-SEQ / DP-SEQ, fast order-statistic engine; per-run records):
+
+* ``fig4_lower`` (Fig. 4 lower, F4b): LOGN10, q in {0.85, 0.9}, eps in FIG4_EPS, delta = dp_delta;
+* ``dp_pac`` (B9-B11), ``dp_eps`` (B12), ``dp_gap`` (B13), ``dp_k`` (B14), ``epoch_seq`` (B15).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dpbandits.quantile import dp_seq, epoch_seq, seq
+from dpbandits.quantile.instances import make_instance, transformed
+from dpbandits.rng import derive_seed
+
+__all__ = ["Cell", "DESIGNS", "SEQ_DESIGNS", "EPOCH_DESIGNS", "cells", "simulate_design",
+           "DISC_GAPS", "GAUSS_QS", "FIG4_QS", "FIG4_SIGMAS", "FIG4_EPS", "instance_of"]
+
+PAPER = "quantile"
+DELTA = 0.05  # the paper never states delta: spec 4's default for the non-private experiments
+DP_DELTA = 0.1  # ... and for DP-SEQ (Fig. 4 lower)
+DISC_GAPS = (0.025, 0.05, 0.075, 0.1, 0.125, 0.15, 0.2, 0.25, 0.3, 0.35)
+GAUSS_QS = (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+FIG_DELTAS = (0.01, 0.05, 0.1)
+FIG4_QS = (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+FIG4_SIGMAS = (3.0, 4.0, 5.0)
+FIG4_EPS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+PAC_DELTAS = (0.05, 0.2)
+SCALING_GAPS = (0.2, 0.1, 0.05, 0.025, 0.0125, 0.00625)
+B6_DELTAS = (0.3, 0.1, 0.03, 0.01, 1e-3, 1e-4, 1e-6)
+LB_GAMMAS = (0.025, 0.05, 0.08, 0.15)
+DP_GAP_B12 = 0.75 * 2**-4
+B13_GAPS = tuple(0.75 * 2.0**-k for k in range(2, 7))
+B12_EPS = (0.01, 0.02, 0.05, 0.1, 0.2)
+K_GRID = (2, 4, 8, 16)
+TRANSFORMS = ("exp", "affine", "cube")
+
+SEQ_DESIGNS = ("disc_grid", "gauss_q", "fig4_gauss", "fig4_logn", "invariance", "pac", "gap_scaling",
+               "delta_scaling", "lower_bound", "zero_gap", "k_factor_seq", "logn10_seq")
+EPOCH_DESIGNS = ("fig4_lower", "dp_pac", "dp_eps", "dp_gap", "dp_k", "epoch_seq")
+DESIGNS = SEQ_DESIGNS + EPOCH_DESIGNS
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One grid point: an instance (family, q, a, b, K), an algorithm and its parameters.
+
+    ``crn``: cells of a design with the same ``crn`` share their reward streams (common random
+    numbers on purpose); ``transform``: a strictly increasing map applied to every arm."""
+
+    design: str
+    algorithm: str  # seq | dp_seq | epoch_seq | dp_seq_reference
+    family: str
+    q: float
+    a: float
+    b: float
+    k: int
+    delta: float
+    runs: int
+    epsilon: float = math.nan
+    cap: int = 0  # SEQ: per-arm cap (0: cap_factor x explicit bound); epoch algorithms: max epoch
+    crn: tuple = ()
+    transform: str = ""
+
+    def seed(self, root_seed: int) -> np.random.SeedSequence:
+        key = self.crn or (self.algorithm, self.family, self.q, self.a, self.b, self.k, self.delta,
+                           self.epsilon, self.transform)
+        return derive_seed(root_seed, PAPER, self.design, *key)
+
+
+def instance_of(cell: Cell):
+    inst = make_instance(cell.family, cell.q, cell.a, cell.b, cell.k)
+    return transformed(inst, cell.transform) if cell.transform else inst
+
+
+def _seq_cap(cell: Cell, cap_factor: int) -> int:
+    if cell.cap:
+        return cell.cap
+    inst = instance_of(cell)
+    gaps = inst.gaps()
+    return int(cap_factor * seq.explicit_bound(float(gaps[gaps > 0].min()), cell.k, cell.delta, cell.q))
+
+
+def cells(design: str, settings: dict) -> list[Cell]:
+    """The cells of one design; ``settings`` is the ``quantile`` config section."""
+    s, d = settings["seq"], DELTA
+    dp, dd = settings["dp"], DP_DELTA
+    if design == "disc_grid":
+        r = s["fig_runs"]
+        out = [Cell(design, "seq", "disc", 0.4, g, 1.0, 2, dl, r, crn=(g, dl, "A"))
+               for g in DISC_GAPS for dl in FIG_DELTAS]
+        out += [Cell(design, "seq", "disc", 0.4, g, 1e-5, 2, d, r, crn=(g, d, tag))
+                for g in DISC_GAPS for tag in ("A", "B")]
+        return out
+    if design == "gauss_q":
+        return [Cell(design, "seq", "gauss", q, 1.0, 0.5, 2, dl, s["fig_runs"]) for q in GAUSS_QS for dl in FIG_DELTAS]
+    if design in ("fig4_gauss", "fig4_logn"):
+        fam = design.split("_")[1]
+        return [Cell(design, "seq", fam, q, sg, 2.0, 2, d, s["fig4_runs"]) for sg in FIG4_SIGMAS for q in FIG4_QS]
+    if design == "invariance":
+        r, out = s["invariance_runs"], []
+        for fam, q, a, b in (("disc", 0.4, 0.1, 1.0), ("gauss", 0.7, 4.0, 2.0), ("gauss", 0.9, 4.0, 2.0)):
+            key = (fam if fam == "disc" else "normal", q, a)
+            out.append(Cell(design, "seq", fam, q, a, b, 2, d, r, crn=key))
+            out += [Cell(design, "seq", fam, q, a, b, 2, d, r, crn=key, transform=t) for t in TRANSFORMS]
+            twin = ("disc", q, a, 1e-5) if fam == "disc" else ("logn", q, a, b)
+            out.append(Cell(design, "seq", twin[0], q, twin[2], twin[3], 2, d, r, crn=key))
+        for fam, q, a, b in (("disc", 0.4, 0.1875, 1.0), ("gauss", 0.85, 4.0, 2.0)):
+            key = ("dp", fam, q, a)
+            rd = dp["invariance_runs"]
+            out.append(Cell(design, "dp_seq_reference", fam, q, a, b, 2, dd, rd, 1.0, 30, key))
+            out += [Cell(design, "dp_seq_reference", fam, q, a, b, 2, dd, rd, 1.0, 30, key, t) for t in TRANSFORMS]
+            twin = ("disc", a, 1e-5) if fam == "disc" else ("logn", a, b)
+            out.append(Cell(design, "dp_seq_reference", twin[0], q, twin[1], twin[2], 2, dd, rd, 1.0, 30, key))
+        return out
+    if design == "pac":
+        out = []
+        for dl in PAC_DELTAS:
+            for fam, q, a, b, k, runs in (("gauss", 0.6, 1.0, 0.5, 2, s["pac_runs"]),
+                                          ("gauss", 0.85, 1.0, 0.5, 2, s["pac_runs"]),
+                                          ("disc", 0.4, 0.05, 1.0, 2, s["pac_runs"]),
+                                          ("disc", 0.4, 0.2, 1.0, 2, s["pac_runs"]),
+                                          ("logn10", 0.85, math.nan, math.nan, 10, s["pac_runs"]),
+                                          ("mix", 0.5, 0.05, math.nan, 4, s["pac_heavy_runs"]),
+                                          ("bern12", 0.5, math.nan, math.nan, 2, s["pac_runs"])):
+                out.append(Cell(design, "seq", fam, q, a, b, k, dl, runs))
+        return out
+    if design == "gap_scaling":
+        gaps = [g for g in SCALING_GAPS if g >= s["smallest_gap"] - 1e-15]
+        return [Cell(design, "seq", fam, q, g, 1.0 if fam == "disc" else math.nan, 2, d, s["scaling_runs"])
+                for fam, q in (("disc", 0.4), ("zg", 0.5)) for g in gaps]
+    if design == "delta_scaling":
+        return [Cell(design, "seq", "disc", 0.4, 0.1, 1.0, 2, dl, s["scaling_runs"]) for dl in B6_DELTAS]
+    if design == "lower_bound":
+        return [Cell(design, "seq", "mix", 0.5, g, math.nan, k, d, s["lb_runs"]) for k in (2, 4) for g in LB_GAMMAS]
+    if design == "zero_gap":
+        return [Cell(design, "seq", "zg", 0.5, 0.0, math.nan, 2, 0.1, s["zg_runs"], cap=int(s["zg_cap"]))]
+    if design == "k_factor_seq":
+        return [Cell(design, "seq", "disc", 0.4, 0.0469, 1.0, k, dd, s["k_runs"]) for k in K_GRID]
+    if design == "logn10_seq":
+        return [Cell(design, "seq", "logn10", q, math.nan, math.nan, 10, dd, s["logn10_runs"]) for q in (0.85, 0.9)]
+    if design == "fig4_lower":
+        return [Cell(design, "dp_seq", "logn10", q, math.nan, math.nan, 10, dd, dp["fig4_runs"], e, 30)
+                for q in (0.85, 0.9) for e in FIG4_EPS]
+    if design == "dp_pac":
+        out = []
+        for dl in (0.1, 0.4):
+            for e in (0.1, 1.0):
+                for fam, q, a, b, k in (("disc", 0.4, 0.1875, 1.0, 2), ("disc", 0.4, 0.0469, 1.0, 2),
+                                        ("gauss", 0.85, 1.0, 0.5, 2), ("logn10", 0.85, math.nan, math.nan, 10),
+                                        ("mix", 0.5, 0.05, math.nan, 4)):
+                    out.append(Cell(design, "dp_seq", fam, q, a, b, k, dl, dp["pac_runs"], e, 30))
+        return out
+    if design == "dp_eps":
+        return [Cell(design, "dp_seq", "disc", 0.4, DP_GAP_B12, 1.0, 2, dd, dp["scaling_runs"], e, 30)
+                for e in B12_EPS]
+    if design == "dp_gap":
+        return [Cell(design, "dp_seq", "disc", 0.4, g, 1.0, 2, dd, dp["scaling_runs"], e, 30)
+                for e in (0.02, 1000.0) for g in B13_GAPS]
+    if design == "dp_k":
+        return [Cell(design, "dp_seq", "disc", 0.4, 0.0469, 1.0, k, dd, dp["k_runs"], 0.05, 30) for k in K_GRID]
+    if design == "epoch_seq":
+        return [Cell(design, "epoch_seq", "disc", 0.4, g, 1.0, 2, d, s["fig_runs"], cap=30) for g in DISC_GAPS]
+    raise ValueError(f"unknown quantile design {design!r}; allowed: {', '.join(DESIGNS)}")
+
+
+def _cell_columns(cell: Cell, inst) -> dict:
+    gaps, best = inst.gaps(), inst.best
+    return {"design": cell.design, "algorithm": cell.algorithm, "family": cell.family, "q": cell.q,
+            "a": cell.a, "b": cell.b, "K": cell.k, "delta": cell.delta, "epsilon": cell.epsilon,
+            "transform": cell.transform, "crn": "|".join(map(str, cell.crn)), "instance": inst.name,
+            "best": best, "min_gap": float(np.delete(gaps, best).min())}
+
+
+def simulate_cell(cell: Cell, settings: dict, root_seed: int) -> pd.DataFrame:
+    inst = instance_of(cell)
+    seed = cell.seed(root_seed)
+    runs = np.arange(cell.runs)
+    if cell.algorithm == "seq":
+        cap = _seq_cap(cell, settings["seq"]["cap_factor"])
+        rec = seq.simulate_seq(inst, cell.delta, cap, cell.runs, seed)
+        extra = {"n_final": rec.n_final, "elim": list(rec.elim_n), "cap": cap}
+    else:
+        if cell.algorithm == "epoch_seq":
+            rec = epoch_seq.simulate_epoch_seq(inst, cell.delta, cell.runs, seed, cell.cap)
+        else:
+            engine = "reference" if cell.algorithm == "dp_seq_reference" else "fast"
+            rec = dp_seq.simulate_dp_seq(inst, cell.epsilon, cell.delta, cell.runs, seed, cell.cap, engine)
+        extra = {"n_final": rec.final_epoch, "elim": list(rec.elim_epoch), "cap": cell.cap}
+    cols = _cell_columns(cell, inst)
+    return pd.DataFrame({**cols, "run": runs, "k_hat": rec.k_hat, "terminated": rec.terminated,
+                         "correct": rec.k_hat == cols["best"], "total_pulls": rec.total_pulls,
+                         "pulls": list(rec.pulls), "guard": rec.guard, **extra})
+
+
+def simulate_design(design: str, settings: dict, root_seed: int) -> pd.DataFrame:
+    """One row per (cell, run): k_hat, correct, terminated, n_final (SEQ: rounds; epoch
+    algorithms: final epoch), pulls per arm, elim (SEQ: round, epoch algorithms: epoch; -1 if
+    never), total pulls, guard count, cap."""
+    return pd.concat([simulate_cell(c, settings, root_seed) for c in cells(design, settings)], ignore_index=True)

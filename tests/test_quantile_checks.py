@@ -1,0 +1,183 @@
+"""The simulation checks of the quantile paper (A10, A11, B3-B15, F2-F4b) and the DP-SEQ audit:
+each one runs on small real design tables, and FAILs once the tables are made to contradict its
+claim."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpbandits.experiments import quantile as qexp
+from dpbandits.quantile import audits, dp_checks, seq_checks
+
+pytestmark = pytest.mark.xdist_group("quantile_checks")
+
+SETTINGS = {
+    "seq": {"fig_runs": 20, "fig4_runs": 20, "invariance_runs": 3, "pac_runs": 20, "pac_heavy_runs": 2,
+            "scaling_runs": 8, "smallest_gap": 0.025, "lb_runs": 3, "zg_runs": 5, "zg_cap": 2000, "k_runs": 4,
+            "logn10_runs": 5, "cap_factor": 20},
+    "dp": {"invariance_runs": 3, "fig4_runs": 4, "pac_runs": 10, "scaling_runs": 4, "k_runs": 3},
+}
+ALL = {**seq_checks.CHECKS, **dp_checks.CHECKS}
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return {d: qexp.simulate_design(d, SETTINGS, 11) for d in qexp.DESIGNS}
+
+
+def run(check, tables, **replace):
+    function, designs = ALL[check]
+    data = {d: replace.get(d, tables[d]).copy() for d in designs}
+    out = function(data, np.random.default_rng(0), 300, "smoke")
+    return {c.check_id: c.verdict for c in out.claims}
+
+
+def test_every_check_runs_and_the_exact_ones_pass(tables):
+    verdicts = {}
+    for check in ALL:
+        verdicts.update(run(check, tables))
+    for cid in ("A10", "A11", "F2-IDENTITY", "F4A-IDENTITY"):
+        assert verdicts[cid] == "PASS", cid
+    assert all(v != "FAIL" for k, v in verdicts.items() if k.startswith(("B3", "B4", "B9", "B10", "B11")))
+
+
+def _scale_column(t, column, factor, where=None):
+    t = t.copy()
+    rows = slice(None) if where is None else where(t)
+    if column == "pulls":
+        t.loc[rows, "pulls"] = t.loc[rows, "pulls"].apply(lambda p: (np.asarray(p) * factor).astype(np.int64))
+        t["total_pulls"] = t["pulls"].apply(np.sum)
+    else:
+        t.loc[rows, column] = (t.loc[rows, column] * factor).astype(t[column].dtype)
+    return t
+
+
+def test_a10_fails_when_one_path_differs(tables):
+    t = tables["invariance"].copy()
+    t.loc[t.index[-1], "n_final"] += 1
+    assert run("A10", tables, invariance=t)["A10"] == "FAIL"
+
+
+def test_a11_fails_on_inconsistent_records(tables):
+    t = tables["pac"].copy()
+    t.at[t.index[0], "pulls"] = np.asarray(t.at[t.index[0], "pulls"]) + 1
+    assert run("A11", tables, pac=t)["A11"] == "FAIL"
+    d = tables["dp_pac"].copy()
+    d.at[d.index[0], "pulls"] = np.asarray(d.at[d.index[0], "pulls"]) * 2
+    d.at[d.index[0], "total_pulls"] = int(np.sum(d.at[d.index[0], "pulls"]))
+    assert run("A11", tables, dp_pac=d)["A11"] == "FAIL"
+
+
+def test_b3_b4_fail_on_errors_and_slow_runs(tables):
+    t = tables["pac"].copy()
+    t["correct"] = False
+    assert run("B3", tables, pac=t)["B3"] == "FAIL"
+    assert run("B4", tables, pac=_scale_column(tables["pac"], "pulls", 1000))["B4"] == "FAIL"
+
+
+def test_b5_fails_on_a_linear_law(tables):
+    t = tables["gap_scaling"].copy()
+    t["n_final"] = (100 / t["a"]).astype(np.int64) + t["run"]
+    v = run("B5", tables, gap_scaling=t)
+    assert v["B5-GAP-DISC"] == "FAIL" and v["B5-RATE-ZG"] == "FAIL"
+
+
+def test_b6_fails_when_delta_does_not_matter(tables):
+    t = tables["delta_scaling"].copy()
+    t["n_final"] = 1000 + t["run"]
+    assert run("B6", tables, delta_scaling=t)["B6"] == "FAIL"
+
+
+def test_b7_fails_below_the_lower_bound(tables):
+    t = tables["lower_bound"].copy()
+    t["pulls"] = t["pulls"].apply(lambda p: np.ones_like(np.asarray(p)))
+    v = run("B7", tables, lower_bound=t)
+    assert v["B7-PAPER"] == "FAIL" and v["B7-KL"] == "FAIL"
+
+
+def test_b8_fails_if_zero_gap_runs_terminate(tables):
+    t = tables["zero_gap"].copy()
+    t = pd.concat([t] * 20, ignore_index=True)
+    t["terminated"] = True
+    assert run("B8", tables, zero_gap=t)["B8"] == "FAIL"
+
+
+def test_b15_pac_fails_on_errors(tables):
+    t = tables["epoch_seq"].copy()
+    t["correct"] = False
+    assert run("B15", tables, epoch_seq=t)["B15-PAC"] == "FAIL"
+
+
+def test_f2_fails_when_xi_matters(tables):
+    t = _scale_column(tables["disc_grid"], "n_final", 3, lambda x: x["b"] == 1e-5)
+    v = run("F2", tables, disc_grid=t)
+    assert v["F2-IDENTITY"] == "FAIL" and v["F2-EQUAL"] == "FAIL"
+    t = tables["disc_grid"].copy()
+    t["n_final"] = (t["a"] * 1e4).astype(np.int64)  # increasing in Delta
+    assert run("F2", tables, disc_grid=t)["F2-MONOTONE"] == "FAIL"
+
+
+def test_f3_fail_when_the_constant_drifts(tables):
+    t = tables["gauss_q"].copy()
+    t["n_final"] = (t["n_final"] * (1 + 20 * (t["q"] - 0.55))).astype(np.int64)
+    assert run("F3A", tables, gauss_q=t)["F3A-C-RANGE"] == "FAIL"
+    t = tables["disc_grid"].copy()
+    t["n_final"] = (t["n_final"] * 20).astype(np.int64)
+    assert run("F3B", tables, disc_grid=t)["F3B-C-MEDIAN"] == "FAIL"
+
+
+def test_f4a_fails_when_log_normal_costs_more(tables):
+    t = _scale_column(tables["fig4_logn"], "n_final", 3)
+    assert run("F4A", tables, fig4_logn=t)["F4A-EQUAL"] == "FAIL"
+
+
+def test_b9_b10_b11_fail(tables):
+    t = tables["dp_pac"].copy()
+    t["correct"] = False
+    assert run("B9", tables, dp_pac=t)["B9"] == "FAIL"
+    t = tables["dp_pac"].copy()
+    t["elim"] = t["elim"].apply(lambda e: np.where(np.asarray(e) >= 0, np.asarray(e) + 5, -1))
+    assert run("B10", tables, dp_pac=t)["B10"] == "FAIL"
+    v = run("B11", tables, dp_pac=_scale_column(tables["dp_pac"], "pulls", 1000))
+    assert v["B11-EPOCHSUM"] == "FAIL" and v["B11-PAPER"] == "FAIL"
+
+
+def _law(t, values):
+    t = t.copy()
+    t["pulls"] = [np.full(int(k), v, dtype=np.int64) for k, v in zip(t["K"], values, strict=True)]
+    t["total_pulls"] = t["pulls"].apply(np.sum)
+    return t
+
+
+def test_dp_scaling_checks_fail_on_wrong_laws(tables):
+    rng = np.random.default_rng(0)
+    e = tables["dp_eps"]
+    assert run("B12", tables, dp_eps=_law(e, 1e3 / e["epsilon"] ** 2 * rng.uniform(0.99, 1.01, len(e))))["B12"] == "FAIL"
+    g = tables["dp_gap"]
+    assert run("B13", tables, dp_gap=_law(g, 10 / g["a"] ** 3))["B13-PRIVATE"] == "FAIL"
+    k = tables["dp_k"]
+    assert run("B14", tables, dp_k=_law(k, 1e4 * (k["K"] - 1) ** 2))["B14-DP"] == "FAIL"
+    s = tables["k_factor_seq"]
+    assert run("B14", tables, k_factor_seq=_law(s, 1e3 * (s["K"] - 1)))["B14-SEQ"] == "FAIL"
+
+
+def test_f4b_fails_when_privacy_is_free_or_grows_with_eps(tables):
+    d = tables["fig4_lower"]
+    grows = _law(d, 1e5 * d["epsilon"] * (1 + (d["q"] > 0.86)))
+    v = run("F4B", tables, fig4_lower=grows)
+    assert v["F4B-MONOTONE"] == "FAIL" and v["F4B-SLOPE"] == "FAIL"
+    cheap = _law(d, np.full(len(d), 10))
+    assert run("F4B", tables, fig4_lower=cheap)["F4B-ABOVE"] == "FAIL"
+    reversed_gap = _law(d, 1e6 / d["epsilon"] * (1 + (d["q"] < 0.86)))
+    assert run("F4B", tables, fig4_lower=reversed_gap)["F4B-ABSDIFF"] == "FAIL"
+
+
+def test_audit_catches_its_control_and_a_broken_mechanism():
+    rng = np.random.default_rng(0)
+    settings = {"epsilon": 1.0, "samples": 60_000, "confidence": 0.999, "control_noise_multiplier": 0.25}
+    v = {c.check_id: c.verdict for c in audits.check_audit(rng, "smoke", settings)}
+    assert v == {"AUDIT-DPSEQ": "PASS", "AUDIT-DPSEQ-CONTROL": "PASS"}
+    broken = audits.audit_dp_seq(1.0, 60_000, rng, 0.999, noise_multiplier=0.25)
+    assert broken.refuted
