@@ -11,6 +11,7 @@ include: "workflow/rules/online.smk"
 include: "workflow/rules/online_theory.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/dueling.smk"
+include: "workflow/rules/contextual.smk"
 include: "workflow/rules/claims.smk"
 
 
@@ -28,5 +29,6 @@ rule all:
         dueling_check_figures(),
         "reports/tables/dueling/checks.tex",
         "reports/tables/dueling/checks.csv",
+        contextual_outputs(),
         "reports/claims.csv",
         "reports/claims.md",

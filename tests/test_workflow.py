@@ -58,7 +58,27 @@ EXPECTED = [
     *[f"reports/figures/dueling/check_{c}.{ext}" for c in ("A1", "B3", "B4", "B5", "B6", "B7", "B9",
                                                            "C5", "C6", "C7", "C8")
       for ext in ("pdf", "png")],
+    *[f"reports/figures/contextual/{name}.{ext}"
+      for name in ("fig3_partition", "fig4_reward_functions", "fig5_aux_density", "fig6_learning_process",
+                   "fig6_learning_process_authors_code", "fig7_regret_vs_n", "fig7a_authors_code",
+                   "fig8_regret_vs_aux_size", "fig9a_kappa", "fig9b_gamma", "fig9c_order",
+                   "presets_comparison", "check_T-2.6a", "check_T-2.6b", "check_T-2.6c")
+      for ext in ("pdf", "png")],
+    *[f"reports/tables/contextual/{name}.{ext}" for name in ("table1_datasets", "table2_reward_ratio", "checks")
+      for ext in ("tex", "csv")],
 ]
+
+CONTEXTUAL_CLAIMS = {
+    "U-PRIV-1", "U-PRIV-2", "U-PRIV-3", "U-EST", "U-EST-SLOPE", "U-EST-UNIT", "E-CODE-CB", "U-PART",
+    "U-Q-KS", "U-Q-SLOPE", "U-Q-NORM", "E-QNORM", "E-QSAMPLER", "U-BEH", "U-MARGIN", "U-ALG", "F4", "F5",
+    "P-AUDIT", "P-AUDIT-CONTROL", "E-CODE-LDP", "T-2.6a-EPS2", "T-2.6a-EPS8", "T-2.6a-EPS1024",
+    "T-2.6a-PERROUND", "T-2.6a-ORDER", "T-2.6a-EPS1", "T-2.6b-SLOPE", "T-2.6b-RATIO", "T-2.6c-MONOTONE",
+    "T-2.6c-EXPONENT", "T-2.5", "E-LITERAL", "F6-JUMPSTART", "F6-REGRET", "F6-WEAK", "F6-CODE",
+    *[f"F7a-EPS{e}" for e in (1, 2, 4, 8, 1024)], "F7a-ORDER", "F7a-CODE", "F7b-HELPS", "F7b-SLOPE",
+    "F7b-VARIANCE", "T-3.4a", "T-3.4a-EPSM2", "T-3.4b-EPSM", "T-3.4b-GAMMA", "T-3.4c", "F9a-KAPPA",
+    "F9a-RANGE", "F9b-GAMMA", "F9b-SLOPE", "F9c", "F9c-DIAG", "C-REF", "C-REF-RELEASED",
+    "E-CODE-MAGNITUDE", "T2-AUX", "T2-NONPARAM", "T2-RANK", "T2-PRIVACY-COST",
+}
 
 DUELING_CLAIMS = {
     "A1", "A1-CAL", "A1-SLOPE-EPS", "A2", "A3", "A3-LITERAL", "A4", "A5-ALG1", "A5-ALG1-CONTROL",
@@ -104,12 +124,22 @@ def test_output_contract(smoke_runs):
     dv = dict(zip(dueling.check_id, dueling.verdict, strict=True))
     assert dv["A6-P2-MAIN"] == dv["L6-PAPER"] == dv["L10-PAPER"] == dv["LB-ALT"] == "FAIL"
     assert dv["A3"] == dv["A4"] == "PASS" and dv["A3-LITERAL"] == dv["A5-LITERAL"] == "FAIL"
+    contextual = claims[claims.paper == "contextual"]
+    assert set(contextual.check_id) == CONTEXTUAL_CLAIMS
+    assert set(pd.read_csv(work / "reports/tables/contextual/checks.csv").check_id) == CONTEXTUAL_CLAIMS
+    cv = dict(zip(contextual.check_id, contextual.verdict, strict=True))
+    # errata that do not depend on the scale: the printed constant, the authors' sampler, their
+    # non-LDP release and over-confident bound, the unit-constant radius; the exact accounting
+    assert cv["E-QNORM"] == cv["E-QSAMPLER"] == cv["E-CODE-LDP"] == cv["E-CODE-CB"] == cv["U-EST-UNIT"] == "FAIL"
+    assert cv["U-PRIV-1"] == cv["U-PRIV-2"] == cv["U-PART"] == cv["U-ALG"] == cv["P-AUDIT"] == "PASS"
+    assert (contextual.kind[contextual.check_id.str.startswith("E-")] == "erratum").all()
+    assert "(surrogate" in (work / "reports/tables/contextual/table2_reward_ratio.tex").read_text()
     # The negative controls must be caught even at smoke scale.
     controls = claims[claims.check_id.str.endswith("-CONTROL")]
     assert (controls.verdict == "PASS").all()
     md = (work / "reports/claims.md").read_text()
     assert all(cid in md for cid in claims.check_id)
-    assert "Saha & Asi" in md
+    assert "Saha & Asi" in md and "Ma, Jiang, Zhao, Yang & Yu" in md
     table = pd.read_csv(work / "reports/tables/online/final_regret.csv")
     assert len(table) == 2 * (3 * 4 + 2)  # settings x (eps x private algorithms + references)
     tex = (work / "reports/tables/online/final_regret.tex").read_text()
@@ -149,7 +179,13 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "dueling_privacy_for_free", "dueling_central_vs_local", "dueling_audit_alg1",
                  "dueling_audit_alg1_literal", "dueling_audit_alg2", "dueling_bintree_accuracy",
                  "dueling_design_solver", "dueling_private_mle", "dueling_alg1_vs_alg2",
-                 "dueling_maxinp_simulate", "dueling_checks_table"):
+                 "dueling_maxinp_simulate", "dueling_checks_table",
+                 "contextual_simulate", "contextual_table_simulate", "contextual_fig3_partition",
+                 "contextual_fig6_learning_process", "contextual_fig7_regret_vs_n", "contextual_fig8_regret_vs_aux_size",
+                 "contextual_fig9a_kappa", "contextual_fig9b_gamma", "contextual_fig9c_order",
+                 "contextual_table1_datasets", "contextual_table2_reward_ratio", "contextual_audit_randomizer",
+                 "contextual_regret_vs_n", "contextual_regret_vs_eps", "contextual_authors_code_magnitude",
+                 "contextual_aux_size_epsm_gamma", "contextual_checks_table"):
         assert rule in out
     assert not (work / "results").exists()
 
@@ -174,6 +210,12 @@ BAD_VALUES = [
     (["dueling", "alg2", "max_horizon_exponent"], 20, "dueling.alg2.max_horizon_exponent"),
     (["dueling", "audit", "confidence"], 1.5, "dueling.audit.confidence"),
     (["dueling", "audit", "extra"], 1, "extra"),
+    (["contextual", "runs"], 1, "contextual.runs"),
+    (["contextual", "fig8", "n_aux"], [1000, 2000, 5000, 10000], "contextual.fig8.n_aux"),
+    (["contextual", "tables", "taxi_fraction"], 1.5, "contextual.tables.taxi_fraction"),
+    (["contextual", "audit", "control_noise_multiplier"], 1.0, "contextual.audit.control_noise_multiplier"),
+    (["contextual", "presets", "epsilons"], [1, 8], "contextual.presets.epsilons"),
+    (["contextual", "bogus"], 1, "bogus"),
 ]
 
 

@@ -5,6 +5,7 @@ rule claims:
     input:
         online_claim_files(),
         dueling_claim_files(),
+        contextual_claim_files(),
     output:
         csv="reports/claims.csv",
         md="reports/claims.md",

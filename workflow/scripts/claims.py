@@ -9,6 +9,7 @@ from dpbandits.workflow import run_script
 TITLES = {
     "online": "Hu, Huang, Mehta & Hegde, near-optimal algorithms for DP online learning",
     "dueling": "Saha & Asi, DP-Dueling: learning from preference feedback without compromising user privacy",
+    "contextual": "Ma, Jiang, Zhao, Yang & Yu, locally private nonparametric contextual bandits with transfer learning",
 }
 
 

@@ -50,6 +50,8 @@ class LDPMABConfig:
     depth_cap: str = "code"  # none | code
     warmup: str = "code"  # paper: (ln n)^2 | code: floor(log2 n_eff)^2
     arm_policy: str = "uniform"  # uniform | expweights
+    var_private: float = 1.0  # sigma_p^2 on the private term of (14)/(28): max(sigma_p^2 t / eps^2, .)
+    var_nonprivate: float = 1.0  # sigma_np^2 on the non-private term: max(., sigma_np^2 sum U~)
     batch: int = 100
     max_depth: int = 40  # safety bound when depth_cap = none (edges 2^-20 at d = 2)
 
@@ -66,6 +68,8 @@ class LDPMABConfig:
             raise ValueError(f"LDPMABConfig.batch must be >= 1, got {self.batch!r}")
         if not (self.c_tau == "paper" or (isinstance(self.c_tau, (int, float)) and self.c_tau > 0)):
             raise ValueError(f"LDPMABConfig.c_tau must be > 0 or 'paper', got {self.c_tau!r}")
+        if self.var_private <= 0 or self.var_nonprivate <= 0:
+            raise ValueError("LDPMABConfig.var_private and var_nonprivate must be > 0")
         if self.c_C <= 0:
             raise ValueError(f"LDPMABConfig.c_C must be > 0, got {self.c_C!r}")
 
@@ -76,10 +80,11 @@ class LDPMABConfig:
 PRESETS: dict[str, LDPMABConfig] = {
     "literal": LDPMABConfig("literal", c_tau="paper", band="2r", refine_rule="any", depth_cap="none",
                             warmup="paper"),
-    "primary": LDPMABConfig("primary"),
+    "primary": LDPMABConfig("primary", var_private=64.0, var_nonprivate=0.25),
     "authors_code": LDPMABConfig("authors_code", noise="inbin_only", cb="refcode", n_for_c="n_eff",
                                  refine_arms="pre", arm_policy="expweights"),
-    "abse": LDPMABConfig("abse", private=False),
+    "abse": LDPMABConfig("abse", private=False, var_private=64.0, var_nonprivate=0.25),
+    "unit_constants": LDPMABConfig("unit_constants"),
 }
 
 

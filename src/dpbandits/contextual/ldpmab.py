@@ -145,22 +145,23 @@ class LDPMABResult:
     seconds: float
     settings: RunSettings
     leaves: dict = field(default_factory=dict)  # lo, hi, mask of the final partition
+    trace: list | None = None  # decision and split events (``trace=True``; check U-ALG)
 
 
 # ---------------------------------------------------------------------------------------------
 # decisions
 
 
-def _paper_terms(t, su, sv, eps: float, warmup: float, private: bool):
-    """Per-source terms of (26)-(28): lambda SV, lambda SU, lambda^2 max(t/eps^2, SU)."""
+def _paper_terms(t, su, sv, eps: float, warmup: float, private: bool, vp: float = 1.0, vn: float = 1.0):
+    """Per-source terms of (26)-(28): lambda SV, lambda SU, lambda^2 max(vp t/eps^2, vn SU)."""
     past = t >= warmup
     if private:
         with np.errstate(divide="ignore", invalid="ignore"):
             lam = np.where(past, np.minimum(np.abs(eps**2 * su / np.where(t > 0, t, 1.0)), 1.0), 0.0)
-        v = np.maximum(t / eps**2, su)
+        v = np.maximum(vp * t / eps**2, vn * su)
     else:
         lam = np.where(past, 1.0, 0.0)
-        v = np.maximum(su, 0.0)
+        v = vn * np.maximum(su, 0.0)
     return lam * sv, lam * su, lam * lam * v
 
 
@@ -324,7 +325,7 @@ class SampleFeeder:
 
 class _Run:
     def __init__(self, config: LDPMABConfig, d: int, k: int, sources: list[Source], feeder,
-                 seed: np.random.SeedSequence, test_point=None, gap_at_x=None):
+                 seed: np.random.SeedSequence, test_point=None, trace: bool = False):
         if config.cb == "refcode" and not config.private:
             raise ValueError("the refcode bound needs a private config")
         self.config, self.d, self.k, self.sources, self.feeder = config, d, k, sources, feeder
@@ -343,12 +344,12 @@ class _Run:
         self.node_row = np.full(64, -1, dtype=np.int64)
         self.frozen_arm = np.full(64, -1, dtype=np.int64)
         self.test_point = None if test_point is None else np.asarray(test_point, dtype=float).reshape(1, -1)
-        self.gap_at_x = gap_at_x
+        self.trace: list[dict] | None = [] if trace else None
         S = self.n_src
         root = {"node": np.array([0]), "depth": np.array([0]), "active": np.ones((1, k), dtype=bool),
                 "t": np.zeros((1, S)), "su": np.zeros((1, S, k)), "sv": np.zeros((1, S, k)),
                 "ev": np.zeros((1, S, k)), "eu": np.zeros((1, S, k)), "bv": np.zeros((1, S, k)),
-                "est": np.zeros((1, k)), "contrib": np.zeros(1)}
+                "est": np.zeros((1, k)), "contrib": np.zeros(1), "born": np.zeros(1, dtype=np.int64)}
         root.update(feeder.init(self))
         self.bins = root
         self.frozen_rate = 0.0
@@ -415,8 +416,14 @@ class _Run:
                           "active": np.repeat(parent["active"][None], 2, axis=0),
                           "t": np.zeros((2, S)), "su": np.zeros((2, S, k)), "sv": np.zeros((2, S, k)),
                           "ev": np.zeros((2, S, k)), "eu": np.zeros((2, S, k)), "bv": np.zeros((2, S, k)),
-                          "est": np.zeros((2, k)), "contrib": np.zeros(2)})
+                          "est": np.zeros((2, k)), "contrib": np.zeros(2), "born": np.full(2, g + 1)})
             self.max_depth = max(self.max_depth, int(parent["depth"]) + 1)
+            if self.trace is not None:
+                self.trace.append({"kind": "split", "g": g, "node": node, "children": (a, b),
+                                   "parent_active": parent["active"].copy(),
+                                   "child_active": child["active"].copy(),
+                                   "child_stats": float(np.abs(child["t"]).sum() + np.abs(child["su"]).sum()
+                                                        + np.abs(child["sv"]).sum())})
             new.append(child)
         bins = {key: val[keep] for key, val in bins.items()}
         for child in new:
@@ -478,12 +485,15 @@ class _Run:
             var = np.zeros(act.shape)
             for m in others:
                 a_, b_, c_ = _paper_terms(bins["t"][:, m][:, None], bins["su"][:, m], bins["sv"][:, m],
-                                          self.eps[m], st.warmup, cfg.private)
+                                          self.eps[m], st.warmup, cfg.private, cfg.var_private,
+                                          cfg.var_nonprivate)
                 num, den, var = num + a_, den + b_, var + c_
-            a_, b_, c_ = _paper_terms(t[..., None], su, sv, self.eps[s], st.warmup, cfg.private)
+            a_, b_, c_ = _paper_terms(t[..., None], su, sv, self.eps[s], st.warmup, cfg.private,
+                                      cfg.var_private, cfg.var_nonprivate)
             f, r = _radius(num + a_, den + b_, var + c_, st.c_n)
             elim, refine = _decide(f, r, act, tau_s, depth_ok, cfg)
             out["est"] = f
+            out["r"] = r
         else:  # refcode: the authors' sum-of-cumulative-sums bound (spec A13 / 2.8 block)
             eps = self.eps[s]
             tt = t[..., None]
@@ -501,7 +511,7 @@ class _Run:
             elim, refine = _decide(f, r, act, tau_s, depth_ok, cfg)
             elim &= allowed[..., None]
             refine &= allowed
-            out.update({"ev": ev, "eu": eu, "bv": bv, "est": f, "allowed": allowed})
+            out.update({"ev": ev, "eu": eu, "bv": bv, "est": f, "allowed": allowed, "r": r})
         return out, elim, refine
 
     def _commit(self, s: int, out: dict, i: int) -> None:
@@ -571,6 +581,8 @@ class _Run:
             if nb:
                 self._commit(s, out, i)
                 if hit.size:
+                    if self.trace is not None:
+                        self._trace_decisions(s, out, elim[i], refine[i], g + i, i)
                     self._apply_events(elim[i], refine[i], g + i)
                     chunk = max(16, 2 * (i + 1))
                 else:
@@ -579,12 +591,28 @@ class _Run:
                         self._contrib()
             g += i + 1
         leaves = self._leaves()
+        # eq. (1) sums per-bin contributions: partitions that differ but give the same policy
+        # differ by float rounding (~1e-9); 4 decimals keep paired tests from seeing that noise
         return LDPMABResult(
-            regret=float(regret.sum()), regret_curve=regret, reward_curve=reward, x_mask=x_mask,
+            regret=round(float(regret.sum()), 4), regret_curve=regret, reward_curve=reward, x_mask=x_mask,
             x_mask_start=int(x_start if x_start is not None else self._x_mask()),
             n_leaves=int(leaves["lo"].shape[0]), max_depth=self.max_depth, n_splits=self.n_splits,
             n_eliminations=self.n_elims, seconds=time.perf_counter() - t0, settings=self.settings,
-            leaves=leaves)
+            leaves=leaves, trace=self.trace)
+
+    def _trace_decisions(self, s, out, elim, refine, g, i) -> None:
+        bins, st = self.bins, self.settings
+        warm = (bins["t"] >= st.warmup).any(axis=1)
+        if self.config.cb == "refcode":
+            warm = out["allowed"][i]
+        for row in np.flatnonzero(elim.any(axis=1) | refine):
+            self.trace.append({
+                "kind": "decision", "g": g, "node": int(bins["node"][row]), "depth": int(bins["depth"][row]),
+                "born": int(bins["born"][row]), "t_sum": float(bins["t"][row].sum()),
+                "batch": self.config.batch, "active": bins["active"][row].copy(),
+                "eliminated": elim[row].copy(), "refined": bool(refine[row]), "r": out["r"][i][row].copy(),
+                "tau": float(tau(bins["depth"][row], self.d, st.tau_c)), "warm": bool(warm[row]),
+                "s_max": st.s_max})
 
     def _leaves(self) -> dict:
         nodes = self.bins["node"]
@@ -596,7 +624,7 @@ class _Run:
 
 def run_ldpmab(config: LDPMABConfig, sources: list[Source], seed: np.random.SeedSequence, *,
                instance=None, data: list[dict] | None = None, k: int | None = None,
-               d: int | None = None, test_point=None) -> LDPMABResult:
+               d: int | None = None, test_point=None, trace: bool = False) -> LDPMABResult:
     """One run of Algorithm 3 (Algorithm 2 when no auxiliary source has data).
 
     ``sources``: the auxiliary datasets in feeding order (n = 0 allowed: declared but empty, as the
@@ -617,4 +645,4 @@ def run_ldpmab(config: LDPMABConfig, sources: list[Source], seed: np.random.Seed
         feeder = SampleFeeder(data, config.batch)
     else:
         raise ValueError("give a synthetic instance or data")
-    return _Run(config, d, k, sources, feeder, seed, test_point).run()
+    return _Run(config, d, k, sources, feeder, seed, test_point, trace).run()

@@ -69,16 +69,18 @@ def report_batch(z, active: np.ndarray, epsilon: float, n: int, rng: np.random.G
     return U, V
 
 
-def privacy_loss(z, z_prime, active: np.ndarray, epsilon: float, noise: str = "faithful") -> float:
+def privacy_loss(z, z_prime, active: np.ndarray, epsilon: float, noise: str = "faithful",
+                 noise_multiplier: float = 1.0) -> float:
     """Exact worst-case log-likelihood ratio of the release under z versus z' (product of
-    Laplace densities): (eps/4)(||dU||_1 + ||dV||_1); infinite when the sets of reported entries
-    differ (``inbin_only`` with different bins)."""
+    Laplace densities of scale b = 4 noise_multiplier / eps): (||dU||_1 + ||dV||_1) / b;
+    infinite when the sets of reported entries differ (``inbin_only`` with different bins)."""
     active = np.asarray(active, dtype=bool)
     if noise == "inbin_only" and z[0] != z_prime[0]:
         return float("inf")
     u, v = _raw(z, active)
     u2, v2 = _raw(z_prime, active)
-    return float(epsilon / 4.0 * (np.abs(u - u2).sum() + np.abs(v - v2).sum()))
+    b = noise_scale(epsilon, noise_multiplier)
+    return float((np.abs(u - u2).sum() + np.abs(v - v2).sum()) / b)
 
 
 def messages_per_user(active: np.ndarray) -> int:

@@ -63,6 +63,7 @@ class ReferenceResult:
     n_leaves: int
     n_eliminations: int
     messages: list[int]  # per target user: number of (bin, arm) entries released (U~ and V~ each)
+    expected_messages: list[int]  # per target user: sum over active bins of |A_B| (public)
     elimination_log: list[tuple[int, int, int]]  # (global batch, depth, arm)
 
 
@@ -77,6 +78,7 @@ class ReferenceLDPMAB:
         self.bins = [_Bin(np.zeros(self.d), np.ones(self.d), 0, list(range(self.k)), len(sources), self.k)]
         self.n_elims = 0
         self.log: list[tuple[int, int, int]] = []
+        self.expected: list[int] = []
 
     def _find(self, x: np.ndarray) -> int:
         for j, b in enumerate(self.bins):
@@ -106,9 +108,9 @@ class ReferenceLDPMAB:
                         continue
                     if cfg.private:
                         lam = min(abs(s.epsilon**2 * su / t), 1.0)
-                        v = max(t / s.epsilon**2, su)
+                        v = max(cfg.var_private * t / s.epsilon**2, cfg.var_nonprivate * su)
                     else:
-                        lam, v = 1.0, max(su, 0.0)
+                        lam, v = 1.0, cfg.var_nonprivate * max(su, 0.0)
                     num += lam * sv
                     den += lam * su
                     var += lam * lam * v
@@ -200,6 +202,7 @@ class ReferenceLDPMAB:
             sent = int(mask.sum())
             if messages is not None and s.target:
                 messages.append(sent)
+                self.expected.append(sum(len(b.active) for b in self.bins))
         new_bins = []
         for jb, b in enumerate(self.bins):
             new_bins += self._update_bin(b, m, du[jb], dv[jb], g)
@@ -226,4 +229,4 @@ class ReferenceLDPMAB:
                 g += 1
         curve = np.array(curve)
         return ReferenceResult(float(curve.sum()), realised, curve, len(self.bins), self.n_elims,
-                               messages or [], self.log)
+                               messages or [], self.expected, self.log)
