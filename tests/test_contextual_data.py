@@ -70,7 +70,7 @@ def test_generic_loader_and_table_config(tmp_path):
                           "y": rng.integers(0, 2, n), "site": rng.choice(["home", "x", "y"], n)})
     path = tmp_path / "jobs.csv"
     frame.to_csv(path, index=False)
-    cfg = {"jobs_csv": str(path), "taxi_fraction": 1.0,
+    cfg = {"jobs_csv": str(path), "target_fraction": {"adult": 1.0, "jobs": 1.0, "taxi": 1.0},
            "jobs_columns": {"features": ["a", "b", "c"], "label": "y", "group": "site", "target_value": "home"}}
     data = load_table_data("jobs", cfg, 0)
     assert data.origin == "real" and data.label_target.size == int((frame.site == "home").sum())
@@ -86,7 +86,7 @@ def test_surrogates_have_table1_shapes():
         assert shape["n_target"] == paper["n_target"] and shape["M"] == paper["M"] and shape["d"] == 3
         assert shape["total_n_aux"] == paper["max_n_aux"]  # Adult: the 3,930 rows in 7 groups
         assert abs(d.label_target.mean() - realdata.BASE_RATES[name]) < 0.02
-    taxi = realdata.make_surrogate("taxi", rng, taxi_fraction=0.01)
+    taxi = realdata.make_surrogate("taxi", rng, fraction=0.01)
     assert taxi.label_target.size == round(realdata.TABLE1["taxi"]["n_target"] * 0.01)
 
 
@@ -94,7 +94,8 @@ def test_simulate_table_on_a_small_real_csv(tmp_path):
     rng = np.random.default_rng(4)
     rows = _adult_rows(1500, rng)
     pd.DataFrame(rows, columns=realdata.ADULT_COLUMNS).to_csv(tmp_path / "adult.csv", index=False)
-    cfg = {"tables": {"runs": 2, "batch": 50, "taxi_fraction": 1.0, "adult_csv": str(tmp_path / "adult.csv"),
+    cfg = {"tables": {"runs": 2, "batch": 50, "target_fraction": {"adult": 1.0, "jobs": 1.0, "taxi": 1.0},
+                      "adult_csv": str(tmp_path / "adult.csv"),
                       "jobs_csv": "", "taxi_csv": ""}}
     t = simulate_table("adult", cfg, 0)
     assert set(t.origin) == {"real"}

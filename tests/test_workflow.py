@@ -27,7 +27,7 @@ def _copy_workflow(repo: Path, dest: Path) -> Path:
     return dest
 
 
-def _snakemake(workdir: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+def _snakemake(workdir: Path, *args: str, timeout: int = 1800) -> subprocess.CompletedProcess:
     return subprocess.run([SNAKEMAKE, *args], cwd=workdir, capture_output=True, text=True,
                           timeout=timeout)
 
@@ -212,7 +212,7 @@ BAD_VALUES = [
     (["dueling", "audit", "extra"], 1, "extra"),
     (["contextual", "runs"], 1, "contextual.runs"),
     (["contextual", "fig8", "n_aux"], [1000, 2000, 5000, 10000], "contextual.fig8.n_aux"),
-    (["contextual", "tables", "taxi_fraction"], 1.5, "contextual.tables.taxi_fraction"),
+    (["contextual", "tables", "target_fraction", "taxi"], 1.5, "contextual.tables.target_fraction.taxi"),
     (["contextual", "audit", "control_noise_multiplier"], 1.0, "contextual.audit.control_noise_multiplier"),
     (["contextual", "presets", "epsilons"], [1, 8], "contextual.presets.epsilons"),
     (["contextual", "bogus"], 1, "bogus"),

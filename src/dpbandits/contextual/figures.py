@@ -142,7 +142,10 @@ def fig6_learning(t: pd.DataFrame, preset: str, pdf, png, x=(1 / 3, 1 / 3), rep:
     axes[2, 0].set_ylabel("arm ratio at x")
     axes[2, 2].legend(fontsize=6, loc="lower right")
     n = int(_sel(t, preset=preset).iloc[0]["n_target"])
-    fig.suptitle(f"Figure 6 [{preset}]: eps = 1, n_P = {n:,} users, x = (1/3, 1/3), one trial (seed {rep})", fontsize=9)
+    rows = _sel(t, preset=preset)
+    none = all(int(r.x_mask_start) == 7 and np.all(np.asarray(r.x_mask) == 7) for r in rows.itertuples())
+    note = f"\nno arm is eliminated at x in any of the {len(rows)} runs (flat curves: the uniform policy)" if none else ""
+    fig.suptitle(f"Figure 6 [{preset}]: eps = 1, n_P = {n:,} users, x = (1/3, 1/3), one trial (seed {rep}){note}", fontsize=9)
     save_figure(fig, pdf, png)
 
 
@@ -198,7 +201,7 @@ def fig8_aux_size(t: pd.DataFrame, pdf, png) -> None:
     panels = [(g, e) for e in (1.0, 2.0) for g in (0.0, 0.2, 2.0)]
     em_list = sorted(t["eps_aux"].dropna().unique())
     pal = algorithm_palette([f"{e:g}" for e in em_list])
-    fig, axes = plt.subplots(2, 3, figsize=(11, 6.5), sharey=True)
+    fig, axes = plt.subplots(2, 3, figsize=(11, 6.5), sharey=True, layout="constrained")
     for ax, (g, e), tag in zip(axes.ravel(), panels, "abcdef", strict=True):
         base = _sel(t, epsilon=e, panel=f"gamma={g:g}, eps={e:g}", n_aux=0)["regret"]
         nqs = [0] + sorted(n for n in t.n_aux.unique() if n > 0)
@@ -226,7 +229,8 @@ def _fig9_panels(t, value_name, panels, nq_list, pdf, png, title):
     t = t.copy()
     t["v"] = t["setting"].map(_setting_value)
     pal = algorithm_palette([f"{n / 1e4:g}" for n in nq_list])
-    fig, axes = plt.subplots(len(panels), 1, figsize=(6, 3.2 * len(panels)), sharex=True, sharey=True)
+    fig, axes = plt.subplots(len(panels), 1, figsize=(6, 3.2 * len(panels)), sharex=True, sharey=True,
+                             layout="constrained")
     for ax, panel in zip(np.atleast_1d(axes), panels, strict=True):
         ax.ticklabel_format(axis="y", useOffset=False)
         for n in nq_list:
@@ -257,7 +261,7 @@ def fig9b_gamma(t, pdf, png) -> None:
 def fig9c_order(t, pdf, png) -> None:
     apply_style()
     panels = sorted(t.panel.unique(), key=lambda p: int(p.split("=")[1]))
-    fig, axes = plt.subplots(len(panels), 1, figsize=(6, 3.2 * len(panels)))
+    fig, axes = plt.subplots(len(panels), 1, figsize=(6, 3.2 * len(panels)), layout="constrained")
     lines = [(e, o) for e in sorted(t.epsilon.unique()) for o in ("increasing", "decreasing")]
     pal = algorithm_palette([f"{e:g}" for e in sorted(t.epsilon.unique())])
     for ax, panel in zip(np.atleast_1d(axes), panels, strict=True):
@@ -269,9 +273,10 @@ def fig9c_order(t, pdf, png) -> None:
                     label=f"$\\epsilon$ = {e:g}, {'high (8) first' if o == 'decreasing' else 'low (2) first'}")
         ax.set_title(panel.replace("n_P", "$n_P$"), fontsize=9)
         ax.set_ylabel("mean regret")
-        ax.set_xlabel("$n_{Q_m}$")
+    np.atleast_1d(axes)[-1].set_xlabel("$n_{Q_m}$")
     np.atleast_1d(axes)[0].legend(fontsize=6)
-    fig.suptitle("Figure 9(c) [primary]: order of the auxiliary datasets (eps_m = 2 and 8), gamma = 0, kappa = 1", fontsize=9)
+    fig.suptitle("Figure 9(c) [primary]: order of the auxiliary datasets (eps_m = 2 and 8), gamma = 0, kappa = 1;\n"
+                 "coinciding curves: no elimination (the uniform policy)", fontsize=9)
     save_figure(fig, pdf, png)
 
 

@@ -27,7 +27,8 @@ Data sources, in order of preference:
   over [0, 2], labels Bernoulli(eta(x)) with the non-linear
   eta(x) = sigmoid(2.5 sin(2 pi x1) + 6 (x2 - 1/2)^2 - 1.5 x3 + d0), d0 tuned to a base rate
   (Adult 0.24, Jobs 0.35, Taxi 0.45). Sizes as Table 1 (Adult's 3,930 auxiliary rows split into
-  7 groups); Taxi's target can be scaled by ``taxi_fraction``. Tables built on them say
+  7 groups); each target can be scaled by a fraction (the config's ``target_fraction``; 1 at
+  paper scale, small in the smoke profile). Tables built on them say
   "surrogate".
 """
 
@@ -222,14 +223,14 @@ def _offset_for(base_rate: float, rng: np.random.Generator) -> float:
     return 0.5 * (lo + hi)
 
 
-def make_surrogate(name: str, rng: np.random.Generator, taxi_fraction: float = 1.0) -> ClassificationData:
+def make_surrogate(name: str, rng: np.random.Generator, fraction: float = 1.0) -> ClassificationData:
     """The semi-synthetic dataset with Table 1's shape (module docstring)."""
     if name not in TABLE1:
         raise ValueError(f"unknown dataset {name!r}; allowed: {sorted(TABLE1)}")
     shape = TABLE1[name]
     n = shape["n_target"]
-    if name == "taxi":
-        n = max(1000, int(round(n * taxi_fraction)))
+    if fraction != 1.0:
+        n = max(1000, int(round(n * fraction)))
     d0 = _offset_for(BASE_RATES[name], rng)
     x_t = _target_contexts(n, rng)
     lab_t = (rng.random(n) < surrogate_eta(x_t, d0)).astype(int)
@@ -243,7 +244,7 @@ def make_surrogate(name: str, rng: np.random.Generator, taxi_fraction: float = 1
         x_aux.append(xa)
         lab_aux.append((rng.random(int(size)) < surrogate_eta(xa, d0)).astype(int))
     return ClassificationData(name, x_t, lab_t, x_aux, lab_aux, 2, "surrogate",
-                              {"d0": d0, "gammas": [float(g) for g in gammas], "taxi_fraction": taxi_fraction})
+                              {"d0": d0, "gammas": [float(g) for g in gammas], "target_fraction": fraction})
 
 
 def bandit_orders(data: ClassificationData, runs: int, rng: np.random.Generator) -> dict:

@@ -325,7 +325,7 @@ def load_table_data(name: str, tables_cfg: dict, root_seed: int):
         spec = tables_cfg.get(f"{name}_columns") or {}
         return realdata.load_classification_csv(path, name, **spec)
     return realdata.make_surrogate(name, make_rng(root_seed, PAPER, "surrogate", name),
-                                   float(tables_cfg["taxi_fraction"]))
+                                   float(tables_cfg["target_fraction"][name]))
 
 
 def simulate_table(name: str, cfg: dict, root_seed: int) -> pd.DataFrame:
