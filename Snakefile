@@ -15,6 +15,7 @@ include: "workflow/rules/online_theory.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/dueling.smk"
 include: "workflow/rules/quantile.smk"
+include: "workflow/rules/contextual.smk"
 include: "workflow/rules/claims.smk"
 include: "workflow/rules/report.smk"
 
@@ -37,6 +38,7 @@ rule all:
         quantile_check_figures(),
         "reports/tables/quantile/checks.tex",
         "reports/tables/quantile/checks.csv",
+        contextual_outputs(),
         "reports/claims.csv",
         "reports/claims.md",
         "reports/claims_at_a_glance.md",

@@ -33,6 +33,14 @@ EXPECTED = [
     *[f"reports/figures/quantile/{name}.{ext}" for name in ("fig1", "fig2", "fig3", "fig4", "check_B5",
                                                             "check_B12", "check_B13", "check_B14")
       for ext in ("pdf", "png")],
+    *[f"reports/figures/contextual/{name}.{ext}"
+      for name in ("fig3_partition", "fig4_reward_functions", "fig5_aux_density", "fig6_learning_process",
+                   "fig6_learning_process_authors_code", "fig7_regret_vs_n", "fig7a_authors_code",
+                   "fig8_regret_vs_aux_size", "fig9a_kappa", "fig9b_gamma", "fig9c_order",
+                   "presets_comparison", "check_T-2.6a", "check_T-2.6b", "check_T-2.6c")
+      for ext in ("pdf", "png")],
+    *[f"reports/tables/contextual/{name}.{ext}" for name in ("table1_datasets", "table2_reward_ratio", "checks")
+      for ext in ("tex", "csv")],
 ]
 
 QUANTILE_CLAIMS = {
@@ -44,6 +52,18 @@ QUANTILE_CLAIMS = {
     "F3A-C-RANGE", "F3A-C-MEDIAN", "F3A-CORRECT", "F3A-BOUND", "F3A-REPORT", "F3B-C-RANGE",
     "F3B-C-MEDIAN", "F3B-CORRECT", "F3B-BOUND", "F3B-REPORT", "F4A-IDENTITY", "F4A-EQUAL", "F4A-QDIFF",
     "F4B-CORRECT", "F4B-MONOTONE", "F4B-ABOVE", "F4B-ABSDIFF", "F4B-RATIO", "F4B-SLOPE",
+}
+
+CONTEXTUAL_CLAIMS = {
+    "U-PRIV-1", "U-PRIV-2", "U-PRIV-3", "U-EST", "U-EST-SLOPE", "U-EST-UNIT", "E-CODE-CB", "U-PART",
+    "U-Q-KS", "U-Q-SLOPE", "U-Q-NORM", "E-QNORM", "E-QSAMPLER", "U-BEH", "U-MARGIN", "U-ALG", "F4", "F5",
+    "P-AUDIT", "P-AUDIT-CONTROL", "E-CODE-LDP", "T-2.6a-EPS2", "T-2.6a-EPS8", "T-2.6a-EPS1024",
+    "T-2.6a-PERROUND", "T-2.6a-ORDER", "T-2.6a-EPS1", "T-2.6b-SLOPE", "T-2.6b-RATIO", "T-2.6c-MONOTONE",
+    "T-2.6c-EXPONENT", "T-2.5", "E-LITERAL", "F6-JUMPSTART", "F6-REGRET", "F6-WEAK", "F6-CODE",
+    *[f"F7a-EPS{e}" for e in (1, 2, 4, 8, 1024)], "F7a-ORDER", "F7a-CODE", "F7b-HELPS", "F7b-SLOPE",
+    "F7b-VARIANCE", "T-3.4a", "T-3.4a-EPSM2", "T-3.4b-EPSM", "T-3.4b-GAMMA", "T-3.4c", "F9a-KAPPA",
+    "F9a-RANGE", "F9b-GAMMA", "F9b-SLOPE", "F9c", "F9c-DIAG", "C-REF", "C-REF-RELEASED",
+    "E-CODE-MAGNITUDE", "T2-AUX", "T2-NONPARAM", "T2-RANK", "T2-PRIVACY-COST",
 }
 
 DUELING_CLAIMS = {
@@ -90,6 +110,16 @@ def test_output_contract(smoke_runs):
     dv = dict(zip(dueling.check_id, dueling.verdict, strict=True))
     assert dv["A6-P2-MAIN"] == dv["L6-PAPER"] == dv["L10-PAPER"] == dv["LB-ALT"] == "FAIL"
     assert dv["A3"] == dv["A4"] == "PASS" and dv["A3-LITERAL"] == dv["A5-LITERAL"] == "FAIL"
+    contextual = claims[claims.paper == "contextual"]
+    assert set(contextual.check_id) == CONTEXTUAL_CLAIMS
+    assert set(pd.read_csv(work / "reports/tables/contextual/checks.csv").check_id) == CONTEXTUAL_CLAIMS
+    cv = dict(zip(contextual.check_id, contextual.verdict, strict=True))
+    # errata that do not depend on the scale: the printed constant, the authors' sampler, their
+    # non-LDP release and over-confident bound, the unit-constant radius; the exact accounting
+    assert cv["E-QNORM"] == cv["E-QSAMPLER"] == cv["E-CODE-LDP"] == cv["E-CODE-CB"] == cv["U-EST-UNIT"] == "FAIL"
+    assert cv["U-PRIV-1"] == cv["U-PRIV-2"] == cv["U-PART"] == cv["U-ALG"] == cv["P-AUDIT"] == "PASS"
+    assert (contextual.kind[contextual.check_id.str.startswith("E-")] == "erratum").all()
+    assert "(surrogate" in (work / "reports/tables/contextual/table2_reward_ratio.tex").read_text()
     # The negative controls must be caught even at smoke scale.
     controls = claims[claims.check_id.str.endswith("-CONTROL")]
     assert (controls.verdict == "PASS").all()
@@ -103,7 +133,7 @@ def test_output_contract(smoke_runs):
     assert (quantile[quantile.kind == "erratum"].check_id == "A7").all()
     md = (work / "reports/claims.md").read_text()
     assert all(cid in md for cid in claims.check_id)
-    assert "Saha & Asi" in md and "Nikolakakis" in md
+    assert "Saha & Asi" in md and "Nikolakakis" in md and "Ma, Jiang, Zhao, Yang & Yu" in md
     table = pd.read_csv(work / "reports/tables/online/final_regret.csv")
     assert len(table) == 2 * (3 * 4 + 2)  # settings x (eps x private algorithms + references)
     tex = (work / "reports/tables/online/final_regret.tex").read_text()
@@ -148,7 +178,13 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "quantile_simulate", "quantile_fig1_gap_curves", "quantile_fig2_quantile_difference",
                  "quantile_fig3_seq_sample_complexity", "quantile_fig4_tails_and_privacy",
                  "quantile_thm5_kl_erratum", "quantile_thm6_exact_privacy_loss", "quantile_audit_dp_seq",
-                 "quantile_thm4_samples_vs_gap", "quantile_dp_cost_vs_K", "quantile_checks_table"):
+                 "quantile_thm4_samples_vs_gap", "quantile_dp_cost_vs_K", "quantile_checks_table",
+                 "contextual_simulate", "contextual_table_simulate", "contextual_fig3_partition",
+                 "contextual_fig6_learning_process", "contextual_fig7_regret_vs_n", "contextual_fig8_regret_vs_aux_size",
+                 "contextual_fig9a_kappa", "contextual_fig9b_gamma", "contextual_fig9c_order",
+                 "contextual_table1_datasets", "contextual_table2_reward_ratio", "contextual_audit_randomizer",
+                 "contextual_regret_vs_n", "contextual_regret_vs_eps", "contextual_authors_code_magnitude",
+                 "contextual_aux_size_epsm_gamma", "contextual_checks_table"):
         assert rule in out
     assert not (work / "results").exists()
 
@@ -178,6 +214,12 @@ BAD_VALUES = [
     (["quantile", "audit", "control_noise_multiplier"], 1.5, "quantile.audit.control_noise_multiplier"),
     (["quantile", "analytic", "b2_horizon"], 500, "quantile.analytic.b2_horizon"),
     (["quantile", "dp", "bogus"], 1, "bogus"),
+    (["contextual", "runs"], 1, "contextual.runs"),
+    (["contextual", "fig8", "n_aux"], [1000, 2000, 5000, 10000], "contextual.fig8.n_aux"),
+    (["contextual", "tables", "target_fraction", "taxi"], 1.5, "contextual.tables.target_fraction.taxi"),
+    (["contextual", "audit", "control_noise_multiplier"], 1.0, "contextual.audit.control_noise_multiplier"),
+    (["contextual", "presets", "epsilons"], [1, 8], "contextual.presets.epsilons"),
+    (["contextual", "bogus"], 1, "bogus"),
 ]
 
 

@@ -25,6 +25,7 @@ PAPER_TITLES = {
     "dueling": "Saha & Asi, DP-Dueling: learning from preference feedback without compromising user privacy",
     "quantile": "Nikolakakis, Kalogerias, Sheffet & Sarwate, quantile multi-armed bandits: optimal best-arm "
                 "identification and a differentially private scheme",
+    "contextual": "Ma, Jiang, Zhao, Yang & Yu, locally private nonparametric contextual bandits with transfer learning",
 }
 
 KINDS = ("figure", "theorem", "lemma", "lower_bound", "privacy", "erratum", "baseline", "report")

@@ -11,6 +11,7 @@ rule claims:
         online_claim_files(),
         dueling_claim_files(),
         quantile_claim_files(),
+        contextual_claim_files(),
     output:
         csv=report(
             "reports/claims.csv",

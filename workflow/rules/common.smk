@@ -323,6 +323,107 @@ def quantile_check_figures():
     )
 
 
+# ---- contextual paper (Ma, Jiang, Zhao, Yang & Yu): simulation jobs, figures, checks ----------
+from dpbandits.contextual import registry as contextual_registry
+from dpbandits.experiments import contextual as contextual_exp
+
+
+wildcard_constraints:
+    job="|".join(contextual_exp.JOBS),
+    dataset="|".join(contextual_exp.DATASETS),
+
+
+CONTEXTUAL_CHECKS = list(contextual_registry.CHECKS)
+CONTEXTUAL_SCALING = list(contextual_registry.SCALING)
+
+
+def contextual_sim(job):
+    return f"results/sim/contextual/{job}.parquet"
+
+
+def contextual_table_inputs():
+    return expand(
+        "results/sim/contextual/table_{dataset}.parquet",
+        dataset=contextual_exp.DATASETS,
+    )
+
+
+CONTEXTUAL_FIGURES = {  # figure -> named inputs of its rule
+    "fig3": {},
+    "fig4": {},
+    "fig5": {},
+    "fig6": {"sim": contextual_sim("fig6")},
+    "fig6_code": {"sim": contextual_sim("fig6")},
+    "fig7": {"sim": contextual_sim("fig7")},
+    "fig7_code": {
+        "sims": [contextual_sim(j) for j in contextual_registry.input_jobs("fig7_code")]
+    },
+    "fig8": {"sim": contextual_sim("fig8")},
+    "fig9a": {"sim": contextual_sim("fig9a")},
+    "fig9b": {"sim": contextual_sim("fig9b")},
+    "fig9c": {"sim": contextual_sim("fig9c")},
+    "presets": {
+        "fig7": contextual_sim("fig7"),
+        "code": [
+            contextual_sim(j) for j in contextual_registry.input_jobs("fig7_code")
+        ],
+        "presets": contextual_sim("presets"),
+    },
+}
+CONTEXTUAL_FIGURE_FILES = {
+    "fig3": "fig3_partition",
+    "fig4": "fig4_reward_functions",
+    "fig5": "fig5_aux_density",
+    "fig6": "fig6_learning_process",
+    "fig6_code": "fig6_learning_process_authors_code",
+    "fig7": "fig7_regret_vs_n",
+    "fig7_code": "fig7a_authors_code",
+    "fig8": "fig8_regret_vs_aux_size",
+    "fig9a": "fig9a_kappa",
+    "fig9b": "fig9b_gamma",
+    "fig9c": "fig9c_order",
+    "presets": "presets_comparison",
+}
+
+
+def contextual_figure_rule(fig):
+    """Rule name of a figure: fig7 -> contextual_fig7_regret_vs_n."""
+    return f"contextual_{CONTEXTUAL_FIGURE_FILES[fig]}"
+
+
+def contextual_check_rule(check):
+    return contextual_registry.CHECKS[check].rule
+
+
+def contextual_check_inputs(check):
+    """The simulation tables a check reads, in the order its script expects them."""
+    return [
+        contextual_sim(job)
+        for table in contextual_registry.CHECKS[check].tables
+        for job in contextual_registry.input_jobs(table)
+    ]
+
+
+def contextual_claim_files():
+    return expand("results/claims/contextual/{check}.csv", check=CONTEXTUAL_CHECKS)
+
+
+def contextual_outputs():
+    """Every contextual deliverable (figures, tables) for rule all."""
+    figs = expand(
+        "reports/figures/contextual/{name}.{ext}",
+        name=[*CONTEXTUAL_FIGURE_FILES.values()]
+        + [f"check_{c}" for c in CONTEXTUAL_SCALING],
+        ext=["pdf", "png"],
+    )
+    tables = expand(
+        "reports/tables/contextual/{name}.{ext}",
+        name=["table1_datasets", "table2_reward_ratio", "checks"],
+        ext=["tex", "csv"],
+    )
+    return figs + tables
+
+
 # ---- the Snakemake report (make report): captions rendered with the verdicts of each run ------
 REPORT_CAPTIONS = "results/report/captions"
 

@@ -5,7 +5,8 @@ the accounting can be checked (tests/test_mechanisms.py) and audited (dpbandits.
 """
 
 from dpbandits.mechanisms.hybrid_counter import HybridCounter
-from dpbandits.mechanisms.laplace import LaplaceMechanism, laplace_tail_probability
+from dpbandits.mechanisms.laplace import LaplaceMechanism, laplace_sum, laplace_tail_probability
 from dpbandits.mechanisms.tree_counter import BinaryTreeCounter
 
-__all__ = ["BinaryTreeCounter", "HybridCounter", "LaplaceMechanism", "laplace_tail_probability"]
+__all__ = ["BinaryTreeCounter", "HybridCounter", "LaplaceMechanism", "laplace_sum",
+           "laplace_tail_probability"]

@@ -10,12 +10,28 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["LaplaceMechanism", "laplace_tail_probability"]
+__all__ = ["LaplaceMechanism", "laplace_sum", "laplace_tail_probability"]
 
 
 def laplace_tail_probability(x: float | np.ndarray, scale: float) -> np.ndarray:
     """P(|Y| > x) for Y ~ Lap(scale): exp(-x / scale) (Fact 16 of the online paper)."""
     return np.exp(-np.asarray(x, dtype=float) / scale)
+
+
+def laplace_sum(rng: np.random.Generator, count, scale: float, size=None) -> np.ndarray:
+    """The sum of ``count`` i.i.d. Lap(scale) draws, drawn exactly in O(1): a Lap(b) variable is
+    b (E1 - E2) with E1, E2 i.i.d. Exp(1), so a sum of m of them is b (G1 - G2) with G1, G2
+    i.i.d. Gamma(m, 1). ``count`` may be an array (broadcast against ``size``); count 0 gives 0."""
+    count = np.asarray(count, dtype=float)
+    if np.any(count < 0):
+        raise ValueError("count must be >= 0")
+    if count.ndim == 0:  # one shape parameter: the fast path of the sampler
+        if count == 0:
+            return np.zeros(size) if size is not None else 0.0
+        return scale * (rng.standard_gamma(float(count), size) - rng.standard_gamma(float(count), size))
+    shape = np.broadcast_shapes(count.shape, size if size is not None else ())
+    m = np.broadcast_to(count, shape)
+    return scale * (rng.standard_gamma(m) - rng.standard_gamma(m))
 
 
 @dataclass(frozen=True)

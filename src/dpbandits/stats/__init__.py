@@ -10,6 +10,7 @@ from dpbandits.stats.core import (
     mann_whitney_less,
     mean_ci,
     paired_loglog_slope,
+    wilcoxon_less,
 )
 
 __all__ = [
@@ -21,4 +22,5 @@ __all__ = [
     "paired_loglog_slope",
     "mann_whitney_less",
     "mean_ci",
+    "wilcoxon_less",
 ]

@@ -21,6 +21,7 @@ __all__ = [
     "paired_loglog_slope",
     "mann_whitney_less",
     "mean_ci",
+    "wilcoxon_less",
     "SlopeFit",
 ]
 
@@ -104,6 +105,16 @@ def mann_whitney_less(a, b) -> float:
     if np.ptp(a) == 0 and np.ptp(b) == 0:
         return 0.0 if a[0] < b[0] else 1.0
     return float(sps.mannwhitneyu(a, b, alternative="less", method="asymptotic").pvalue)
+
+
+def wilcoxon_less(a, b) -> float:
+    """One-sided paired Wilcoxon signed-rank p-value for H1: ``a`` tends to be smaller than
+    ``b`` (pairs by position, e.g. runs under common random numbers). Zero differences are
+    dropped (Wilcoxon's convention); when every difference is zero the p-value is 1."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    if not np.any(d != 0):
+        return 1.0
+    return float(sps.wilcoxon(d[d != 0], alternative="less").pvalue)
 
 
 @dataclass(frozen=True)

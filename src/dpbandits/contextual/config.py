@@ -1,0 +1,98 @@
+"""The switches of the LDPMAB engine and its named presets (spec ``ldp_contextual.md`` 2.7-2.9).
+
+=================  =============================  ==================  ===================  =========
+switch             literal (the paper)            primary             authors_code         abse
+=================  =============================  ==================  ===================  =========
+private / noise    faithful (every user, every    faithful            in-bin users only    none
+                   active bin and arm)                                (A12, not LDP)
+confidence bound   (14)/(28)                      (14)/(28)           sum of cumulative    (14), exact
+                                                                      sums (A13)           U and V
+C_n                2 log2 n, n = n_P v max n_Qm   2 log2 n            2 log2 n_eff         2 log2 n
+tau_s              2 sqrt(d) 2^(-s/d)  (17)       2^(-s/d)            2^(-s/d)             2^(-s/d)
+band               +-2r (16)/(29)                 +-max(r, tau_s)     +-max(r, tau_s)      as primary
+refinement         some active arm r < tau        all (post-elim.)    all (pre-elim.)      as primary
+depth cap          none                           s_max (A9)          s_max                s_max
+warm-up            (ln n)^2                       floor(log2 n_eff)^2 same, lambda needs   as primary
+                                                                      t > W (A-code)
+arm choice         uniform over active (8)        uniform             exponential weights  uniform
+                                                                      (A11)
+=================  =============================  ==================  ===================  =========
+
+``n_eff = max_m n_m min(1, eps_m)^2`` over the target and the auxiliary sources (the code's
+``n_max``). Guards of spec A4/A5 hold in every preset: no elimination or refinement before some
+source is past warm-up, and r = +inf when the weighted noisy count is <= 0 (the code instead
+divides by its absolute value; ``authors_code`` keeps that). The batch size B (policy frozen for
+B users; spec A14) is a parameter of every preset; B = 1 is the paper's per-user update.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+__all__ = ["LDPMABConfig", "PRESETS", "preset"]
+
+
+@dataclass(frozen=True)
+class LDPMABConfig:
+    """One variant of Algorithms 2-3 (see the module table)."""
+
+    name: str
+    private: bool = True
+    noise: str = "faithful"  # faithful | inbin_only
+    cb: str = "paper"  # paper | refcode
+    c_C: float = 2.0 / math.log(2.0)  # C_n = c_C ln n
+    n_for_c: str = "n"  # n (n_P v max n_Qm) | n_eff
+    c_tau: float | str = 1.0  # tau_s = c_tau 2^(-s/d); "paper" = 2 sqrt(d)
+    band: str = "max_r_tau"  # 2r | max_r_tau
+    refine_rule: str = "all"  # any | all
+    refine_arms: str = "post"  # post: arms left after this step's eliminations | pre (code)
+    depth_cap: str = "code"  # none | code
+    warmup: str = "code"  # paper: (ln n)^2 | code: floor(log2 n_eff)^2
+    arm_policy: str = "uniform"  # uniform | expweights
+    var_private: float = 1.0  # sigma_p^2 on the private term of (14)/(28): max(sigma_p^2 t / eps^2, .)
+    var_nonprivate: float = 1.0  # sigma_np^2 on the non-private term: max(., sigma_np^2 sum U~)
+    batch: int = 100
+    max_depth: int = 40  # safety bound when depth_cap = none (edges 2^-20 at d = 2)
+
+    def __post_init__(self) -> None:
+        allowed = {"noise": ("faithful", "inbin_only"), "cb": ("paper", "refcode"),
+                   "n_for_c": ("n", "n_eff"), "band": ("2r", "max_r_tau"),
+                   "refine_rule": ("any", "all"), "refine_arms": ("post", "pre"),
+                   "depth_cap": ("none", "code"), "warmup": ("paper", "code"),
+                   "arm_policy": ("uniform", "expweights")}
+        for key, values in allowed.items():
+            if getattr(self, key) not in values:
+                raise ValueError(f"LDPMABConfig.{key} must be one of {values}, got {getattr(self, key)!r}")
+        if self.batch < 1:
+            raise ValueError(f"LDPMABConfig.batch must be >= 1, got {self.batch!r}")
+        if not (self.c_tau == "paper" or (isinstance(self.c_tau, (int, float)) and self.c_tau > 0)):
+            raise ValueError(f"LDPMABConfig.c_tau must be > 0 or 'paper', got {self.c_tau!r}")
+        if self.var_private <= 0 or self.var_nonprivate <= 0:
+            raise ValueError("LDPMABConfig.var_private and var_nonprivate must be > 0")
+        if self.c_C <= 0:
+            raise ValueError(f"LDPMABConfig.c_C must be > 0, got {self.c_C!r}")
+
+    def tau_constant(self, d: int) -> float:
+        return 2.0 * math.sqrt(d) if self.c_tau == "paper" else float(self.c_tau)
+
+
+PRESETS: dict[str, LDPMABConfig] = {
+    "literal": LDPMABConfig("literal", c_tau="paper", band="2r", refine_rule="any", depth_cap="none",
+                            warmup="paper"),
+    "primary": LDPMABConfig("primary", var_private=64.0, var_nonprivate=0.25),
+    "authors_code": LDPMABConfig("authors_code", noise="inbin_only", cb="refcode", n_for_c="n_eff",
+                                 refine_arms="pre", arm_policy="expweights"),
+    "abse": LDPMABConfig("abse", private=False, var_private=64.0, var_nonprivate=0.25),
+    "unit_constants": LDPMABConfig("unit_constants"),
+}
+
+
+def preset(name: str, batch: int | None = None, **changes) -> LDPMABConfig:
+    """A named preset, optionally with another batch size or switches."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; allowed: {sorted(PRESETS)}")
+    cfg = PRESETS[name]
+    if batch is not None:
+        changes["batch"] = batch
+    return replace(cfg, **changes) if changes else cfg

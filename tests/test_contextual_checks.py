@@ -1,0 +1,416 @@
+"""Every check of the contextual paper can fail: each is fed an implementation or a design table
+that contradicts its claim (verdict FAIL) and, where the claim is testable cheaply, one that
+follows it (verdict PASS). Design tables are built from the registry's own cells with a
+synthetic regret law."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from dpbandits.contextual import audits, figure_checks, theory_checks, unit_checks
+from dpbandits.contextual.ldpmab import run_ldpmab
+from dpbandits.experiments.contextual import AUTHORS_FIG7A, DATASETS, TABLE_BUDGETS, cells
+
+UCFG = {"samples": 20000, "est_trials": 400, "margin_samples": 200000, "alg_runs": 1}
+ACFG = {"epsilon": 1.0, "samples": 100000, "confidence": 0.999, "control_noise_multiplier": 0.5}
+
+
+@pytest.fixture(scope="module")
+def cfg(repo):
+    c = yaml.safe_load((repo / "config/smoke.yaml").read_text())["contextual"]
+    c = copy.deepcopy(c)
+    c["runs"] = 12
+    c["theory"]["runs"] = 12
+    c["fig6"]["runs"] = 12
+    c["fig7"]["n_target"] = [10000, 20000, 40000, 80000]
+    return c
+
+
+def verdicts(claims):
+    claims = claims.claims if hasattr(claims, "claims") else claims
+    return {c.check_id: c.verdict for c in claims}
+
+
+# ---------------------------------------------------------------------------------------------
+# unit, mechanism and audit checks
+
+
+def test_priv1_fails_with_shrunk_noise():
+    rng = np.random.default_rng(0)
+    assert verdicts(unit_checks.check_priv1(rng, "smoke", UCFG))["U-PRIV-1"] == "PASS"
+    assert verdicts(unit_checks.check_priv1(rng, "smoke", UCFG, noise_multiplier=0.5))["U-PRIV-1"] == "FAIL"
+
+
+def test_priv2_fails_when_only_the_home_bin_reports():
+    rng = np.random.default_rng(1)
+    assert verdicts(unit_checks.check_priv2(rng, "smoke", UCFG, users=300))["U-PRIV-2"] == "PASS"
+    assert verdicts(unit_checks.check_priv2(rng, "smoke", UCFG, noise="inbin_only", users=300))["U-PRIV-2"] == "FAIL"
+
+
+def test_priv3_fails_with_a_wrong_gamma_shape():
+    rng = np.random.default_rng(2)
+    assert verdicts(unit_checks.check_priv3(rng, "smoke", UCFG))["U-PRIV-3"] == "PASS"
+    assert verdicts(unit_checks.check_priv3(rng, "smoke", UCFG, shape_factor=0.5))["U-PRIV-3"] == "FAIL"
+
+
+def test_est_passes_for_the_valid_radius_and_fails_when_shrunk():
+    rng = np.random.default_rng(3)
+    v = verdicts(unit_checks.check_est(rng, "smoke", UCFG, n_boot=100))
+    assert v["U-EST"] == "PASS" and v["U-EST-SLOPE"] == "PASS" and v["U-EST-UNIT"] == "FAIL"
+    assert verdicts(unit_checks.check_est(rng, "smoke", UCFG, radius_scale=0.2, n_boot=20))["U-EST"] == "FAIL"
+
+
+def test_code_cb_is_refuted():
+    assert verdicts(unit_checks.check_code_cb(np.random.default_rng(4), "smoke", UCFG))["E-CODE-CB"] == "FAIL"
+
+
+def test_code_radius_is_narrower_than_the_paper_radius():
+    """The sum-of-cumulative-sums radius shrinks like 1/t: doubling t halves it (A13)."""
+    rng = np.random.default_rng(5)
+    _, r1 = unit_checks.code_radius_run(rng, 1024.0, 1.0, 50, 100, 200, c_n=20.0, warmup=0.0)
+    _, r2 = unit_checks.code_radius_run(rng, 1024.0, 1.0, 100, 100, 200, c_n=20.0, warmup=0.0)
+    assert np.median(r2) / np.median(r1) == pytest.approx(0.5, abs=0.05)
+
+
+def test_partition_fails_with_a_first_dimension_splitter():
+    rng = np.random.default_rng(6)
+    assert verdicts(unit_checks.check_partition(rng, "smoke", UCFG, trees=3))["U-PART"] == "PASS"
+    bad = unit_checks.check_partition(rng, "smoke", UCFG, trees=3, splitter=unit_checks.first_dimension_split)
+    assert verdicts(bad)["U-PART"] == "FAIL"
+
+
+def test_q_checks_fail_with_the_authors_sampler():
+    rng = np.random.default_rng(7)
+    v = verdicts(unit_checks.check_q(rng, "smoke", {**UCFG, "samples": 100000}))
+    assert v["U-Q-KS"] == v["U-Q-SLOPE"] == v["U-Q-NORM"] == "PASS"
+    assert v["E-QNORM"] == v["E-QSAMPLER"] == "FAIL"
+    bad = verdicts(unit_checks.check_q(rng, "smoke", UCFG, sampler="code"))
+    assert bad["U-Q-KS"] == "FAIL" and bad["U-Q-SLOPE"] == "FAIL"
+
+
+def test_behaviour_fails_with_a_uniform_policy():
+    rng = np.random.default_rng(8)
+    assert verdicts(unit_checks.check_behaviour(rng, "smoke", UCFG))["U-BEH"] == "PASS"
+    bad = unit_checks.check_behaviour(rng, "smoke", UCFG, probabilities=lambda kappa, k: np.full(k, 1.0 / k))
+    assert verdicts(bad)["U-BEH"] == "FAIL"
+
+
+class _TangentInstance:
+    """Gap (x1 - 1/2)^2: P(gap <= Delta) = 2 sqrt(Delta), margin exponent 1/2."""
+
+    name = "tangent"
+
+    def margin_gap(self, x):
+        return (x[:, 0] - 0.5) ** 2
+
+
+def test_margin_fails_on_a_tangent_instance():
+    rng = np.random.default_rng(9)
+    assert verdicts(unit_checks.check_margin(rng, "smoke", UCFG, n_boot=100))["U-MARGIN"] == "PASS"
+    bad = unit_checks.check_margin(rng, "smoke", UCFG, instances=[_TangentInstance()], n_boot=100)
+    assert verdicts(bad)["U-MARGIN"] == "FAIL"
+
+
+def test_alg_invariants_fail_on_a_corrupted_run():
+    rng = np.random.default_rng(10)
+    assert verdicts(unit_checks.check_alg(rng, "smoke", UCFG))["U-ALG"] == "PASS"
+
+    def corrupt(*args, **kwargs):
+        res = run_ldpmab(*args, **kwargs)
+        for ev in res.trace:
+            if ev["kind"] == "decision":
+                ev["t_sum"] += 1  # a user not counted while the bin was active
+        return res
+
+    assert verdicts(unit_checks.check_alg(rng, "smoke", UCFG, runner=corrupt))["U-ALG"] == "FAIL"
+
+
+def test_alg_violations_detects_each_invariant():
+    base = {"kind": "decision", "g": 3, "depth": 1, "born": 0, "t_sum": 40.0, "batch": 10,
+            "active": np.array([True, True, False]), "eliminated": np.zeros(3, dtype=bool),
+            "refined": True, "r": np.array([0.1, 0.1, np.inf]), "tau": 0.5, "warm": True, "s_max": 5}
+    leaves = {"lo": np.zeros((1, 2)), "hi": np.ones((1, 2)), "active": np.ones((1, 3), dtype=bool)}
+    assert unit_checks.alg_violations([base], leaves, 2) == []
+    assert unit_checks.alg_violations([{**base, "warm": False}], leaves, 2)
+    assert unit_checks.alg_violations([{**base, "r": np.array([0.1, 0.9, np.inf])}], leaves, 2)
+    assert unit_checks.alg_violations([{**base, "eliminated": np.array([True, True, False])}], leaves, 2)
+    split = {"kind": "split", "g": 3, "parent_active": np.array([True, True, False]),
+             "child_active": np.array([[True, True, False], [True, False, False]]), "child_stats": 0.0}
+    assert unit_checks.alg_violations([split], leaves, 2)
+    assert unit_checks.alg_violations([], {**leaves, "hi": np.full((1, 2), 0.5)}, 2)
+
+
+class _FlatInstance:
+    k = 3
+    centre_values = np.array([0.25, 0.5, 0.75])
+
+    def reward_x1(self, x1):
+        return 0.9 * np.ones(np.shape(x1) + (3,))
+
+
+def test_figure45_fails_on_wrong_peaks():
+    rng = np.random.default_rng(11)
+    assert verdicts(unit_checks.check_figures_45(rng, "smoke", UCFG))["F4"] == "PASS"
+    assert verdicts(unit_checks.check_figures_45(rng, "smoke", UCFG, instance=_FlatInstance()))["F4"] == "FAIL"
+
+
+def test_audit_catches_shrunk_noise_and_the_authors_release():
+    rng = np.random.default_rng(12)
+    v = verdicts(audits.check_audit(rng, "smoke", ACFG))
+    assert v["P-AUDIT"] == "PASS" and v["P-AUDIT-CONTROL"] == "PASS" and v["E-CODE-LDP"] == "FAIL"
+    bad = verdicts(audits.check_audit(rng, "smoke", ACFG, noise_multiplier=0.3))
+    assert bad["P-AUDIT"] == "FAIL"
+
+
+# ---------------------------------------------------------------------------------------------
+# synthetic design tables
+
+
+def _frame(job, cfg, law, runs=None, seed=0):
+    rng = np.random.default_rng(seed)
+    runs = runs or (cfg["theory"]["runs"] if job.startswith("theory") else cfg["runs"])
+    rows = []
+    for cell in cells(job, cfg):
+        for rep in range(runs):
+            rows.append({**cell.row(), "rep": rep, "regret": law(cell, rng), "n_eliminations": 0,
+                         "x_mask_start": 7})
+    return pd.DataFrame(rows)
+
+
+def _rate(exponent, eps_power=0.0, noise=0.03):
+    def law(cell, rng):
+        return 3.0 * cell.n_target**exponent * cell.epsilon**eps_power * rng.normal(1, noise)
+    return law
+
+
+def test_t26a_passes_sublinear_and_fails_linear(cfg):
+    rng = np.random.default_rng(13)
+    good = {"theory_n": _frame("theory_n", cfg, _rate(2 / 3))}
+    bad = {"theory_n": _frame("theory_n", cfg, lambda c, r: 0.414 * c.n_target * r.normal(1, 0.01))}
+    v = verdicts(theory_checks.check_t26a(good, rng, 200, "smoke"))
+    assert v["T-2.6a-EPS2"] == v["T-2.6a-EPS1"] == "PASS"
+    v = verdicts(theory_checks.check_t26a(bad, rng, 200, "smoke"))
+    assert v["T-2.6a-EPS2"] == v["T-2.6a-PERROUND"] == v["T-2.6a-EPS1"] == "FAIL"
+
+
+def test_t26b_ratio_trend(cfg):
+    rng = np.random.default_rng(14)
+    good = {"theory_n": _frame("theory_n", cfg, _rate(2 / 3))}
+    bad = {"theory_n": _frame("theory_n", cfg, _rate(1.0))}
+    assert verdicts(theory_checks.check_t26b(good, rng, 200, "smoke"))["T-2.6b-RATIO"] == "PASS"
+    assert verdicts(theory_checks.check_t26b(bad, rng, 200, "smoke"))["T-2.6b-RATIO"] == "FAIL"
+
+
+def test_t26c_eps_scaling(cfg):
+    rng = np.random.default_rng(15)
+    good = {"theory_eps": _frame("theory_eps", cfg, _rate(1.0, -2 / 3))}
+    flat = {"theory_eps": _frame("theory_eps", cfg, _rate(1.0, 0.0))}
+    v = verdicts(theory_checks.check_t26c(good, rng, 200, "smoke"))
+    assert v["T-2.6c-MONOTONE"] == v["T-2.6c-EXPONENT"] == "PASS"
+    v = verdicts(theory_checks.check_t26c(flat, rng, 200, "smoke"))
+    assert v["T-2.6c-MONOTONE"] == v["T-2.6c-EXPONENT"] == "FAIL"
+
+
+def test_t25_fails_when_a_method_beats_the_nonprivate_rate(cfg):
+    rng = np.random.default_rng(16)
+    th = _frame("theory_n", cfg, _rate(0.8))
+    code = _frame("fig7_code_1", cfg, _rate(0.8))
+    base = pd.DataFrame([{"preset": m, "n_target": n, "rep": r, "regret": 3.0 * n**0.8}
+                         for m in ("Linear", "NN") for n in cfg["baselines"]["n_target"] for r in range(5)])
+    tables = {"theory_n": th, "fig7_code_1": code, "baselines_n": base}
+    assert verdicts(theory_checks.check_t25(tables, rng, 200, "smoke"))["T-2.5"] == "PASS"
+    tables["baselines_n"] = base.assign(regret=3.0 * base.n_target**0.2)
+    assert verdicts(theory_checks.check_t25(tables, rng, 200, "smoke"))["T-2.5"] == "FAIL"
+
+
+def test_literal_erratum(cfg):
+    rng = np.random.default_rng(17)
+    u = theory_checks.uniform_regret("code")
+    stuck = {"presets": _frame("presets", cfg, lambda c, r: u * c.n_target * r.normal(1, 0.01))}
+    learns = {"presets": _frame("presets", cfg, lambda c, r: 0.05 * c.n_target * r.normal(1, 0.01))}
+    assert verdicts(theory_checks.check_literal(stuck, rng, 200, "smoke"))["E-LITERAL"] == "FAIL"
+    assert verdicts(theory_checks.check_literal(learns, rng, 200, "smoke"))["E-LITERAL"] == "PASS"
+
+
+def _fig6(cfg, eff_batch, none_batch):
+    rows = []
+    nb = cfg["fig6"]["n_target"] // cfg["fig6"]["batch"]
+    for preset in ("primary", "authors_code"):
+        for setting, tb, reg in (("none", none_batch, 0.4), ("effective", eff_batch, 0.3), ("weak", none_batch, 0.35)):
+            for rep in range(cfg["fig6"]["runs"]):
+                mask = np.full(nb, 7)
+                mask[min(tb + rep, nb):] = 3
+                rows.append({"preset": preset, "setting": setting, "rep": rep, "x_mask": mask.tolist(),
+                             "x_mask_start": 7, "regret": reg * cfg["fig6"]["n_target"] + rep,
+                             "n_target": cfg["fig6"]["n_target"], "batch": cfg["fig6"]["batch"]})
+    return pd.DataFrame(rows)
+
+
+def test_f6(cfg):
+    rng = np.random.default_rng(18)
+    v = verdicts(figure_checks.check_f6({"fig6": _fig6(cfg, 20, 100)}, rng, 100, "smoke"))
+    assert v["F6-JUMPSTART"] == v["F6-REGRET"] == v["F6-CODE"] == "PASS"
+    v = verdicts(figure_checks.check_f6({"fig6": _fig6(cfg, 100, 20)}, rng, 100, "smoke"))
+    assert v["F6-JUMPSTART"] == v["F6-CODE"] == "FAIL"
+
+
+def _fig7(cfg, exponent, aux_factor=1.0):
+    def law(cell, rng):
+        f = aux_factor if cell.panel == "b" else 1.0
+        return f * 3.0 * cell.n_target**exponent * cell.epsilon**-0.3 * rng.normal(1, 0.02)
+    return _frame("fig7", cfg, law)
+
+
+def _code(cfg, factor=1.0):
+    frames = [_frame(f"fig7_code_{e:g}", cfg, lambda c, r: factor * 3.0 * c.n_target**0.6 * r.normal(1, 0.02))
+              for e in (1, 2, 4, 8, 1024)]
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_f7a_and_f7b(cfg):
+    rng = np.random.default_rng(19)
+    good = {"fig7": _fig7(cfg, 0.6, aux_factor=0.5), "fig7_code": _code(cfg)}
+    v = verdicts(figure_checks.check_f7a(good, rng, 100, "smoke"))
+    assert v["F7a-EPS1"] == v["F7a-ORDER"] == v["F7a-CODE"] == "PASS"
+    v = verdicts(figure_checks.check_f7b(good, rng, 100, "smoke"))
+    assert v["F7b-HELPS"] == v["F7b-SLOPE"] == "PASS"
+    bad = {"fig7": _fig7(cfg, 1.0, aux_factor=1.0), "fig7_code": _code(cfg)}
+    assert verdicts(figure_checks.check_f7a(bad, rng, 100, "smoke"))["F7a-EPS1"] == "FAIL"
+    assert verdicts(figure_checks.check_f7b(bad, rng, 100, "smoke"))["F7b-HELPS"] == "FAIL"
+
+
+def _aux_law(nq_power=0.3, gamma_power=0.3, epsm_power=0.3, kappa_power=0.3):
+    def law(cell, rng):
+        fed = [a for a in cell.aux if a.n > 0]
+        base = 0.4 * cell.n_target
+        if fed:
+            a = fed[0]
+            base /= (1 + a.n / 1e3) ** nq_power * (1 + min(a.epsilon, 64)) ** epsm_power
+            base *= (1 + a.gamma) ** gamma_power / (0.2 + a.kappa) ** kappa_power
+        return base * rng.normal(1, 0.01)
+    return law
+
+
+def test_f8_transfer_effects(cfg):
+    rng = np.random.default_rng(20)
+    good = {"fig8": _frame("fig8", cfg, _aux_law())}
+    v = verdicts(figure_checks.check_f8(good, rng, 100, "smoke"))
+    assert v["T-3.4a"] == v["T-3.4b-EPSM"] == v["T-3.4b-GAMMA"] == "PASS"
+    flat = {"fig8": _frame("fig8", cfg, _aux_law(0.0, 0.0, 0.0))}
+    v = verdicts(figure_checks.check_f8(flat, rng, 100, "smoke"))
+    assert v["T-3.4a"] == v["T-3.4b-EPSM"] == v["T-3.4b-GAMMA"] == "FAIL"
+
+
+def test_t34c_is_a_report(cfg):
+    out = figure_checks.check_t34c({"t34c": _frame("t34c", cfg, _aux_law())}, np.random.default_rng(0), 100, "smoke")
+    assert verdicts(out)["T-3.4c"] == "REPORT" and np.isfinite(out[0].value)
+
+
+def test_f9a_kappa(cfg):
+    rng = np.random.default_rng(21)
+
+    def law(cell, rng):  # kappa matters only at eps_m = 8
+        fed = [a for a in cell.aux if a.n > 0]
+        if not fed:
+            return 0.4 * cell.n_target * rng.normal(1, 0.01)
+        a = fed[0]
+        k = (0.2 + a.kappa) ** -0.5 if a.epsilon == 8 else 1.0
+        return 0.2 * cell.n_target * k / (1 + a.n / 1e4) ** 0.3 * rng.normal(1, 0.01)
+
+    v = verdicts(figure_checks.check_f9a({"fig9a": _frame("fig9a", cfg, law)}, rng, 100, "smoke"))
+    assert v["F9a-KAPPA"] == v["F9a-RANGE"] == "PASS"
+    def reversed_law(cell, rng):  # kappa matters only at eps_m = 1, and the wrong way
+        fed = [a for a in cell.aux if a.n > 0]
+        if not fed:
+            return 0.4 * cell.n_target * rng.normal(1, 0.01)
+        a = fed[0]
+        k = (0.2 + a.kappa) ** 0.5 if a.epsilon == 1 else 1.0
+        return 0.2 * cell.n_target * k * rng.normal(1, 0.01)
+
+    v = verdicts(figure_checks.check_f9a({"fig9a": _frame("fig9a", cfg, reversed_law)}, rng, 100, "smoke"))
+    assert v["F9a-KAPPA"] == v["F9a-RANGE"] == "FAIL"
+
+
+def test_f9b_gamma(cfg):
+    rng = np.random.default_rng(22)
+
+    def law(cell, rng):
+        a = cell.aux[0]
+        slope = 0.5 if a.epsilon == 8 else 0.05
+        return 0.2 * cell.n_target * math.exp(slope * a.gamma) * rng.normal(1, 0.01)
+
+    v = verdicts(figure_checks.check_f9b({"fig9b": _frame("fig9b", cfg, law)}, rng, 100, "smoke"))
+    assert v["F9b-GAMMA"] == v["F9b-SLOPE"] == "PASS"
+    flat = _frame("fig9b", cfg, lambda c, r: 0.3 * c.n_target * r.normal(1, 0.01))
+    v = verdicts(figure_checks.check_f9b({"fig9b": flat}, rng, 100, "smoke"))
+    assert v["F9b-GAMMA"] == v["F9b-SLOPE"] == "FAIL"
+
+
+def test_f9c_order(cfg):
+    rng = np.random.default_rng(23)
+    good = _frame("fig9c", cfg, lambda c, r: (0.5 if c.order == "decreasing" else 1.0) * c.n_target * r.normal(1, 0.01))
+    assert verdicts(figure_checks.check_f9c({"fig9c": good}, rng, 100, "smoke"))["F9c"] == "PASS"
+    bad = _frame("fig9c", cfg, lambda c, r: (2.0 if c.order == "decreasing" else 1.0) * c.n_target * r.normal(1, 0.01))
+    assert verdicts(figure_checks.check_f9c({"fig9c": bad}, rng, 100, "smoke"))["F9c"] == "FAIL"
+
+
+def test_cref_and_code_magnitude(cfg):
+    rng = np.random.default_rng(24)
+    c = copy.deepcopy(cfg)
+    c["fig7"]["n_target"] = [10000, 40000, 80000]
+
+    def logged(factor):
+        def law(cell, rng):
+            return factor * AUTHORS_FIG7A[cell.epsilon][cell.n_target] * rng.normal(1, 0.02)
+        return law
+
+    code = pd.concat([_frame(f"fig7_code_{e:g}", c, logged(1.0)) for e in (1, 2, 4, 8, 1024)], ignore_index=True)
+    prim = _frame("fig7", c, lambda cell, r: (AUTHORS_FIG7A[cell.epsilon][cell.n_target] if cell.epsilon in AUTHORS_FIG7A else 1.0) * r.normal(1, 0.02))
+    v = verdicts(figure_checks.check_cref({"fig7_code": code, "fig7": prim}, rng, 200, "smoke"))
+    assert v["C-REF"] == "PASS" and v["E-CODE-MAGNITUDE"] == "PASS"
+    code2 = pd.concat([_frame(f"fig7_code_{e:g}", c, logged(1.6)) for e in (1, 2, 4, 8, 1024)], ignore_index=True)
+    prim2 = prim.assign(regret=prim.regret * 8)
+    v = verdicts(figure_checks.check_cref({"fig7_code": code2, "fig7": prim2}, rng, 200, "smoke"))
+    assert v["C-REF"] == "FAIL" and v["E-CODE-MAGNITUDE"] == "FAIL"
+
+
+def _table(good: bool, runs=12, seed=25):
+    rng = np.random.default_rng(seed)
+    rows = []
+    level = {("LDPMAB", "w"): 1.1, ("LDPMAB", "wo"): 0.95, ("Linear", "w"): 0.9, ("Linear", "wo"): 0.9,
+             ("NN", "w"): 0.85, ("NN", "wo"): 0.85}
+    if not good:  # auxiliary data hurt, Linear wins, privacy costs nothing
+        level = {("LDPMAB", "w"): 0.9, ("LDPMAB", "wo"): 1.05, ("Linear", "w"): 1.3, ("Linear", "wo"): 1.3,
+                 ("NN", "w"): 1.1, ("NN", "wo"): 1.1}
+    for d in DATASETS:
+        for rep in range(runs):
+            rows.append({"dataset": d, "origin": "surrogate", "method": "ABSE", "aux": "wo", "epsilon": math.inf,
+                         "eps_aux": math.nan, "rep": rep, "reward_quarter": 100.0, "reward_full": 400.0})
+            for (m, a), lv in level.items():
+                for eps, eps_m in TABLE_BUDGETS:
+                    if a == "wo" and eps_m != TABLE_BUDGETS[0][1]:
+                        continue
+                    noise = rng.normal(1, 0.01)
+                    rows.append({"dataset": d, "origin": "surrogate", "method": m, "aux": a, "epsilon": eps,
+                                 "eps_aux": eps_m if a == "w" else math.nan, "rep": rep,
+                                 "reward_quarter": 100 * lv * noise, "reward_full": 400 * lv * noise})
+    return pd.DataFrame(rows)
+
+
+def test_t2_rankings():
+    rng = np.random.default_rng(26)
+    v = verdicts(figure_checks.check_t2({"tables": _table(True)}, rng, 100, "smoke"))
+    assert v["T2-AUX"] == v["T2-NONPARAM"] == v["T2-RANK"] == v["T2-PRIVACY-COST"] == "PASS"
+    v = verdicts(figure_checks.check_t2({"tables": _table(False)}, rng, 100, "smoke"))
+    assert v["T2-AUX"] == v["T2-RANK"] == v["T2-PRIVACY-COST"] == "FAIL"
+
+
+def test_elimination_batches():
+    masks = [[7, 7, 3, 3], [7, 7, 7, 7], [3, 3, 3, 3]]
+    assert list(figure_checks.elimination_batches(masks, [7, 7, 3], 7)) == [2, 4, 0]

@@ -1,0 +1,234 @@
+"""The contextual paper's building blocks: Algorithm 1's partition, the Laplace-sum sampler, the
+user-side randomiser's accounting, the instance moments and samplers, and the fast LDPMAB engine
+against the plain per-user reference (in distribution, with a power check)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dpbandits.contextual import randomizer
+from dpbandits.contextual.config import preset
+from dpbandits.contextual.instances import (
+    BumpInstance,
+    behaviour_probabilities,
+    q_density,
+    sample_q,
+)
+from dpbandits.contextual.ldpmab import Source, run_ldpmab
+from dpbandits.contextual.partition import PartitionTree, diameter_bound
+from dpbandits.contextual.reference import ReferenceLDPMAB
+from dpbandits.mechanisms import laplace_sum
+from dpbandits.rng import derive_seed
+from dpbandits.stats import holm
+
+INST = BumpInstance(3, 2, "code")
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 5])
+def test_max_edge_partition_volume_and_diameter(d):
+    rng = np.random.default_rng(d)
+    tree = PartitionTree(d)
+    for _ in range(300):  # random leaves split until depth 12
+        leaves = tree.leaves()
+        leaves = leaves[tree.depth[leaves] < 12]
+        if not leaves.size:
+            break
+        tree.split(int(rng.choice(leaves)), rng)
+    ids = np.arange(tree.size)
+    vol = np.prod(tree.hi[ids] - tree.lo[ids], axis=1)
+    np.testing.assert_allclose(vol, 2.0 ** -tree.depth[ids], rtol=0, atol=0)
+    diam = np.linalg.norm(tree.hi[ids] - tree.lo[ids], axis=1)
+    assert np.all(diam <= diameter_bound(tree.depth[ids], d) + 1e-12)
+    edges = tree.hi[ids] - tree.lo[ids]  # max-edge: edges differ by at most a factor 2
+    assert np.all(edges.max(axis=1) <= 2 * edges.min(axis=1))
+    x = rng.random((2000, d))
+    leaf = tree.route(x)
+    assert np.all(tree.left[leaf] < 0)
+    assert np.all((x >= tree.lo[leaf]) & (x < tree.hi[leaf]))
+
+
+def test_split_goes_left_below_the_midpoint():
+    tree = PartitionTree(2)
+    a, b = tree.split(0, np.random.default_rng(0))
+    dim = tree.feature[0]
+    x = np.full((2, 2), 0.3)
+    x[1, dim] = 0.5  # on the threshold: right child (half-open bins)
+    assert list(tree.route(x)) == [a, b]
+
+
+@pytest.mark.parametrize("m", [1, 10, 100])
+def test_laplace_sum_is_a_sum_of_laplace_draws(m):
+    rng = np.random.default_rng(m)
+    fast = laplace_sum(rng, m, 2.0, size=50_000)
+    slow = rng.laplace(0.0, 2.0, size=(50_000, m)).sum(axis=1)
+    assert stats.ks_2samp(fast, slow).pvalue > 1e-3
+    assert abs(fast.mean()) < 4 * math.sqrt(2 * m * 4 / 50_000)
+    assert abs(fast.var() / (2 * m * 4) - 1) < 0.05
+
+
+def test_laplace_sum_count_zero_and_array_counts():
+    rng = np.random.default_rng(1)
+    assert laplace_sum(rng, 0, 1.0) == 0.0
+    out = laplace_sum(rng, np.array([0, 0, 3]), 1.0, size=(4, 3))
+    assert out.shape == (4, 3) and np.all(out[:, :2] == 0)
+
+
+def test_randomizer_privacy_loss_exhaustive():
+    """U-PRIV-1 accounting: over every pair of inputs (bin, arm, y in {0, 1}) of a 4-bin,
+    K = 3 partition, the exact log-likelihood ratio is <= eps, and eps is attained."""
+    active = np.ones((4, 3), dtype=bool)
+    inputs = [(b, k, y) for b in range(4) for k in range(3) for y in (0.0, 1.0)]
+    worst = max(randomizer.privacy_loss(z, z2, active, 1.0) for z in inputs for z2 in inputs)
+    assert worst == pytest.approx(1.0)
+    assert math.isinf(randomizer.privacy_loss((0, 0, 1.0), (1, 0, 1.0), active, 1.0, "inbin_only"))
+
+
+def test_randomizer_reports_every_active_pair():
+    active = np.array([[1, 1, 0], [1, 1, 1]], dtype=bool)
+    rng = np.random.default_rng(0)
+    for z in [(0, 0, 1.0), (1, 2, 0.0)]:
+        u, v = randomizer.report(z, active, 1.0, rng)
+        assert np.array_equal(~np.isnan(u), active) and np.array_equal(~np.isnan(v), active)
+        assert randomizer.messages_per_user(active) == 5
+    u, _ = randomizer.report((0, 0, 1.0), active, 1.0, rng, noise="inbin_only")
+    assert np.isnan(u[1]).all()  # the authors' code: other bins receive nothing
+    U, _ = randomizer.report_batch((1, 1, 1.0), active, 2.0, 200_000, rng)
+    assert abs(U[:, 1, 1].mean() - 1) < 0.02 and abs(U[:, 1, 1].var() - 2 * 2.0**2) < 0.1
+
+
+def test_bin_moments_match_monte_carlo():
+    rng = np.random.default_rng(3)
+    lo = np.array([[0.25, 0.5], [0.3125, 0.0]])
+    hi = np.array([[0.5, 1.0], [0.375, 0.125]])
+    mass, means, gap = INST.target_moments(lo, hi)
+    for i in range(2):
+        x = lo[i] + rng.random((400_000, 2)) * (hi[i] - lo[i])
+        f = INST.reward(x)
+        np.testing.assert_allclose(means[i], f.mean(axis=0), atol=3e-3)
+        np.testing.assert_allclose(gap[i], (f.max(axis=1)[:, None] - f).mean(axis=0), atol=3e-3)
+    np.testing.assert_allclose(mass, [0.125, 0.0078125])
+    for gamma in (0.2, 2.0):
+        qm, qr = INST.aux_moments(lo, hi, gamma)
+        x = sample_q(1_000_000, gamma, 2, rng)
+        for i in range(2):
+            inside = np.all((x >= lo[i]) & (x < hi[i]), axis=1)
+            assert abs(inside.mean() - qm[i]) < 4 * math.sqrt(qm[i] / 1e6) + 1e-4
+            np.testing.assert_allclose(qr[i], INST.reward(x[inside]).mean(axis=0), atol=0.01)
+        whole, _ = INST.aux_moments(np.zeros((1, 2)), np.ones((1, 2)), gamma)
+        assert whole[0] == pytest.approx(1.0, abs=1e-6)
+
+
+@pytest.mark.parametrize("gamma, d", [(0.0, 2), (0.2, 2), (1.0, 1), (2.0, 3), (5.0, 2)])
+def test_q_sampler_law(gamma, d):
+    """P(||X - 1/2||_inf <= r) = (2r)^(d + gamma) (KS), and the code's sampler is not that law."""
+    rng = np.random.default_rng(int(10 * gamma) + d)
+    r = np.max(np.abs(sample_q(50_000, gamma, d, rng) - 0.5), axis=1)
+    cdf = lambda s: np.clip(2 * s, 0, 1) ** (d + gamma)  # noqa: E731
+    assert stats.kstest(r, cdf).pvalue > 1e-3
+    if gamma > 0 and d > 1:
+        r_code = np.max(np.abs(sample_q(50_000, gamma, d, rng, sampler="code") - 0.5), axis=1)
+        assert stats.kstest(r_code, cdf).pvalue < 1e-6
+
+
+def test_q_density_integrates_to_one():
+    rng = np.random.default_rng(5)
+    x = rng.random((2_000_000, 2))
+    for gamma in (0.2, 1.0, 2.0):
+        assert q_density(x, gamma).mean() == pytest.approx(1.0, abs=5e-3)
+
+
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_behaviour_policy_exploration_coefficient(k):
+    for kappa in (0.0, 0.2, 0.6, 1.0):
+        p = behaviour_probabilities(kappa, k)
+        assert p.sum() == pytest.approx(1.0) and k * p.min() == pytest.approx(kappa)
+
+
+# ---------------------------------------------------------------------------------------------
+# fast engine against the per-user reference
+
+
+CASES = {
+    "primary": ("primary", [Source(3000, 64.0, target=True)], 20),
+    "primary_aux": ("primary", [Source(1500, 256.0, gamma=1.0, kappa=0.5), Source(2000, 16.0, target=True)], 20),
+    "unit_constants": ("unit_constants", [Source(2000, 8.0, target=True)], 20),
+    "authors_code": ("authors_code", [Source(2000, 8.0, target=True)], 20),
+    "literal": ("literal", [Source(2000, 16.0, target=True)], 20),
+    "abse": ("abse", [Source(3000, 1.0, target=True)], 20),
+}
+RUNS = 30
+
+
+def _regrets(case, runs=RUNS, **changes):
+    name, sources, batch = CASES[case]
+    cfg = preset(name, batch=batch, **changes)
+    fast = np.round([run_ldpmab(cfg, sources, derive_seed(11, case, r), instance=INST).regret for r in range(runs)], 4)
+    return fast
+
+
+@pytest.fixture(scope="module")
+def reference_regrets():
+    out = {}
+    for case, (name, sources, batch) in CASES.items():
+        cfg = preset(name, batch=batch)
+        out[case] = np.round([ReferenceLDPMAB(cfg, INST, sources, 500 + r).run().regret for r in range(RUNS)], 4)
+    return out
+
+
+def test_fast_engine_matches_reference(reference_regrets):
+    """KS and Mann-Whitney per preset, Holm over the family: no rejection."""
+    pvals = []
+    for case, ref in reference_regrets.items():
+        fast = _regrets(case)
+        pvals += [stats.ks_2samp(fast, ref).pvalue, stats.mannwhitneyu(fast, ref).pvalue]
+    reject, _ = holm(pvals)
+    names = [f"{c} {test}" for c in CASES for test in ("KS", "MW")]
+    assert not reject.any(), dict(zip(names, np.round(pvals, 4), strict=True))
+
+
+def test_comparison_has_power(reference_regrets):
+    """A perturbed engine (confidence constant / 4: more eliminations) is rejected."""
+    fast = _regrets("primary", c_C=0.25 * 2 / math.log(2))
+    p = stats.mannwhitneyu(fast, reference_regrets["primary"]).pvalue
+    assert p < 0.01
+
+
+def test_sample_feeder_matches_reference_realised_regret():
+    """The dataset feeder (actual contexts routed through the tree) against the reference's
+    realised pseudo-regret on the same law."""
+    name, sources, batch = CASES["primary"]
+    cfg = preset(name, batch=batch)
+    ref = np.array([ReferenceLDPMAB(cfg, INST, sources, 900 + r).run().realised_regret for r in range(RUNS)])
+    fast = []
+    for r in range(RUNS):
+        rng = np.random.default_rng(300 + r)
+        x = INST.sample_target(sources[0].n, rng)
+        f = INST.reward(x)
+        y = (rng.random(f.shape) < f).astype(float)
+        res = run_ldpmab(cfg, sources, derive_seed(12, r), data=[{"x": x, "y": y, "f": f}], k=3, d=2)
+        fast.append(res.regret)
+    assert stats.ks_2samp(fast, ref).pvalue > 0.01
+
+
+def test_message_count_is_independent_of_the_context():
+    """U-PRIV-2 in the reference's audit mode: every user sends sum_B |A_B| entries."""
+    cfg = preset("primary", batch=10)
+    ref = ReferenceLDPMAB(cfg, INST, [Source(1000, 8.0, target=True)], 3)
+    res = ref.run(record_messages=True)
+    assert len(res.messages) == 1000 and min(res.messages) >= 3
+
+
+def test_noisy_sums_are_unbiased():
+    """E[SU] = E[sum U] and E[SV] = E[sum V] under the faithful noise (single bin, many runs)."""
+    rng = np.random.default_rng(8)
+    t, p, theta, eps = 2000, 1 / 8, 0.7, 1.0
+    n_in = rng.binomial(t, p / 3, size=20_000)
+    y = rng.binomial(n_in, theta)
+    su = n_in + laplace_sum(rng, t, 4 / eps, size=n_in.size)
+    sv = y + laplace_sum(rng, t, 4 / eps, size=n_in.size)
+    se = math.sqrt(2 * t * 16 / n_in.size)
+    assert abs(su.mean() - t * p / 3) < 4 * se and abs((sv - theta * su).mean()) < 4 * se * 1.3

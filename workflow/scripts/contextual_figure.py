@@ -1,0 +1,47 @@
+"""Entry point of the figure rules of the contextual paper (contextual_fig3_partition ...
+contextual_presets_comparison): dispatches on ``params.figure``."""
+
+import pandas as pd
+
+from dpbandits.contextual import figures
+from dpbandits.experiments.contextual import AUTHORS_FIG7A, partition_example
+from dpbandits.io import read_results_or_quarantine
+from dpbandits.workflow import run_script
+
+
+def _read(paths):
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    return pd.concat([read_results_or_quarantine(p) for p in paths], ignore_index=True)
+
+
+def main(smk):
+    name, out = smk.params.figure, smk.output
+    inp = smk.input
+    if name == "fig3":
+        leaves, title = partition_example(smk.config["contextual"], smk.config["seed"])
+        figures.fig3_partition(leaves, out.pdf, out.png, title)
+    elif name == "fig4":
+        figures.fig4_rewards(out.pdf, out.png)
+    elif name == "fig5":
+        figures.fig5_density(out.pdf, out.png)
+    elif name in ("fig6", "fig6_code"):
+        figures.fig6_learning(_read(inp), "primary" if name == "fig6" else "authors_code", out.pdf, out.png)
+    elif name == "fig7":
+        figures.fig7_regret_vs_n(_read(inp), out.pdf, out.png)
+    elif name == "fig7_code":
+        figures.fig7_authors_code(_read(inp), AUTHORS_FIG7A, out.pdf, out.png)
+    elif name == "fig8":
+        figures.fig8_aux_size(_read(inp), out.pdf, out.png)
+    elif name == "fig9a":
+        figures.fig9a_kappa(_read(inp), out.pdf, out.png)
+    elif name == "fig9b":
+        figures.fig9b_gamma(_read(inp), out.pdf, out.png)
+    elif name == "fig9c":
+        figures.fig9c_order(_read(inp), out.pdf, out.png)
+    elif name == "presets":
+        figures.presets_comparison(_read(inp.fig7), _read(inp.code), _read(inp.presets), out.pdf, out.png)
+    else:
+        raise ValueError(f"unknown contextual figure {name!r}")
+
+
+run_script(snakemake, main)
