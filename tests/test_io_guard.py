@@ -225,15 +225,19 @@ def test_outputs_computed_from_a_damaged_table_are_removed_so_that_both_are_rebu
     write_results(_table(), untouched)
     figure = work / "reports/fig.png"  # computed from agg, so indirectly from block0
     figure.write_bytes(b"png")
+    captions = work / "results/captions"  # a directory() output computed from the figure
+    captions.mkdir()
+    (captions / "a.rst").write_text("x")
     _metadata(work, "results/agg/all.parquet", ["results/sim/block0.parquet", "results/sim/block1.parquet"])
     _metadata(work, "results/agg/other.parquet", ["results/sim/block1.parquet"])
     _metadata(work, "reports/fig.png", ["results/agg/all.parquet"])
+    _metadata(work, "results/captions", ["reports/fig.png"])
     block.write_bytes(block.read_bytes()[:-50])
     dry = prepare_workdir(work, dryrun=True)
-    assert dry.corrupt == [block] and dry.invalidated == sorted([agg, figure]) and agg.exists()
+    assert dry.corrupt == [block] and dry.invalidated == sorted([agg, figure, captions]) and agg.exists()
     report = prepare_workdir(work)
     assert not block.exists() and not agg.exists() and not checksum_path(agg).exists()
-    assert not figure.exists() and other.exists() and untouched.exists()
+    assert not figure.exists() and not captions.exists() and other.exists() and untouched.exists()
     assert any("computed from damaged tables" in m for m in report.messages())
     # a table a job moved aside (read_results_or_quarantine) invalidates its consumers the same way
     write_results(_table(), agg)
@@ -241,8 +245,9 @@ def test_outputs_computed_from_a_damaged_table_are_removed_so_that_both_are_rebu
     with pytest.raises(CorruptResultError):
         read_results_or_quarantine(other)
     figure.write_bytes(b"png")
+    captions.mkdir()
     report = prepare_workdir(work)
-    assert report.invalidated == sorted([agg, untouched, figure]) and not untouched.exists()
+    assert report.invalidated == sorted([agg, untouched, figure, captions]) and not untouched.exists()
 
 
 def test_a_checksum_sidecar_without_its_table_is_removed(tmp_path):

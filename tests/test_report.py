@@ -78,7 +78,7 @@ def test_the_report_opens_in_chromium_and_lists_every_figure(smoke_runs, report_
             page.get_by_text(category, exact=True).first.click()
             page.wait_for_timeout(300)
             subcategories = [s for s in page.inner_text("body").splitlines()
-                             if s.startswith(("Check ", "fig")) or s == "Tables"]
+                             if s.startswith(("Check ", "Figure")) or s == "Tables"]
             assert subcategories, f"category {category} lists nothing"
             for sub in subcategories:
                 page.get_by_text(sub, exact=True).first.click()

@@ -31,6 +31,7 @@ import base64
 import json
 import logging
 import os
+import shutil
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,8 +208,11 @@ def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardRep
         checksum_path(path).unlink(missing_ok=True)
         verified.pop(str(path), None)
     for path in report.invalidated:
-        path.unlink(missing_ok=True)
-        checksum_path(path).unlink(missing_ok=True)
+        if path.is_dir():  # a directory() output
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+            checksum_path(path).unlink(missing_ok=True)
         verified.pop(str(path), None)
     report.changed = True
     (workdir / ".snakemake").mkdir(exist_ok=True)

@@ -43,6 +43,11 @@ def online_sim_blocks(wildcards=None):
     return [cell.path for cell in online_exp.figure_cells(config)]
 
 
+def online_figure_subcategory(wildcards):
+    """Report subcategory of Figures 1-2: "Figure 1", "Figure 2"."""
+    return f"Figure {wildcards.figure.removeprefix('fig')}"
+
+
 def online_figure_setting(wildcards):
     for setting, spec in ONLINE_FIG["settings"].items():
         if spec["figure"] == wildcards.figure:
@@ -383,6 +388,22 @@ CONTEXTUAL_FIGURE_FILES = {
     "fig9b": "fig9b_gamma",
     "fig9c": "fig9c_order",
     "presets": "presets_comparison",
+}
+
+
+CONTEXTUAL_FIGURE_TITLES = {
+    "fig3": "Figure 3",
+    "fig4": "Figure 4",
+    "fig5": "Figure 5",
+    "fig6": "Figure 6",
+    "fig6_code": "Figure 6, authors' code",
+    "fig7": "Figure 7",
+    "fig7_code": "Figure 7(a), authors' code",
+    "fig8": "Figure 8",
+    "fig9a": "Figure 9(a)",
+    "fig9b": "Figure 9(b)",
+    "fig9c": "Figure 9(c)",
+    "presets": "Figure: presets compared",
 }
 
 

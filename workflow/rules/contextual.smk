@@ -70,7 +70,7 @@ for fig, inputs in CONTEXTUAL_FIGURES.items():
                 f"reports/figures/contextual/{CONTEXTUAL_FIGURE_FILES[fig]}.png",
                 caption=report_caption("contextual", CONTEXTUAL_FIGURE_FILES[fig]),
                 category="contextual",
-                subcategory=CONTEXTUAL_FIGURE_FILES[fig],
+                subcategory=CONTEXTUAL_FIGURE_TITLES[fig],
             ),
         log:
             f"logs/contextual/figure_{fig}.log",

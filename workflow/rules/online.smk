@@ -51,14 +51,14 @@ rule online_figure:
             "reports/figures/online/{figure}.png",
             caption=report_caption("online", "fig"),
             category="online",
-            subcategory="{figure}",
+            subcategory=online_figure_subcategory,
         ),
         pdf_logx="reports/figures/online/{figure}_logx.pdf",
         png_logx=report(
             "reports/figures/online/{figure}_logx.png",
             caption=report_caption("online", "fig"),
             category="online",
-            subcategory="{figure}",
+            subcategory=online_figure_subcategory,
         ),
     log:
         "logs/online/{figure}.log",
