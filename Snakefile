@@ -36,6 +36,7 @@ rule all:
         "reports/tables/dueling/checks.csv",
         quantile_figures(),
         quantile_check_figures(),
+        quantile_check_tables(),
         "reports/tables/quantile/checks.tex",
         "reports/tables/quantile/checks.csv",
         contextual_outputs(),

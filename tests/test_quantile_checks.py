@@ -18,13 +18,14 @@ SETTINGS = {
             "scaling_runs": 8, "smallest_gap": 0.025, "lb_runs": 3, "zg_runs": 5, "zg_cap": 2000, "k_runs": 4,
             "logn10_runs": 5, "cap_factor": 20},
     "dp": {"invariance_runs": 3, "fig4_runs": 4, "pac_runs": 10, "scaling_runs": 4, "k_runs": 3},
+    "baselines": {"d1_runs": 4, "d1_cap": 1000, "d2_runs": 4, "d3_runs": 4},  # D1-D3: test_quantile_baselines
 }
 ALL = {**seq_checks.CHECKS, **dp_checks.CHECKS}
 
 
 @pytest.fixture(scope="module")
 def tables():
-    return {d: qexp.simulate_design(d, SETTINGS, 11) for d in qexp.DESIGNS}
+    return {d: qexp.simulate_design(d, SETTINGS, 11) for d in qexp.SEQ_DESIGNS + qexp.EPOCH_DESIGNS}
 
 
 def run(check, tables, **replace):

@@ -30,8 +30,9 @@ EXPECTED = [
                                                            "C5", "C6", "C7", "C8")
       for ext in ("pdf", "png")],
     "reports/tables/quantile/checks.tex", "reports/tables/quantile/checks.csv",
+    "reports/tables/quantile/baselines.tex", "reports/tables/quantile/baselines.csv",
     *[f"reports/figures/quantile/{name}.{ext}" for name in ("fig1", "fig2", "fig3", "fig4", "check_B5",
-                                                            "check_B12", "check_B13", "check_B14")
+                                                            "check_B12", "check_B13", "check_B14", "check_D3")
       for ext in ("pdf", "png")],
     *[f"reports/figures/contextual/{name}.{ext}"
       for name in ("fig3_partition", "fig4_reward_functions", "fig5_aux_density", "fig6_learning_process",
@@ -52,6 +53,8 @@ QUANTILE_CLAIMS = {
     "F3A-C-RANGE", "F3A-C-MEDIAN", "F3A-CORRECT", "F3A-BOUND", "F3A-REPORT", "F3B-C-RANGE",
     "F3B-C-MEDIAN", "F3B-CORRECT", "F3B-BOUND", "F3B-REPORT", "F4A-IDENTITY", "F4A-EQUAL", "F4A-QDIFF",
     "F4B-CORRECT", "F4B-MONOTONE", "F4B-ABOVE", "F4B-ABSDIFF", "F4B-RATIO", "F4B-SLOPE",
+    "D1-SEQ", "D1-QPAC", "D1-VARIANT", "D2-QPAC-STRICT", "D2-QPAC-V2", "D2-QLUCB", "D2-MAX-Q", "D3-PAC",
+    "D3-SLOPE-Q50", "D3-SLOPE-Q75",
 }
 
 CONTEXTUAL_CLAIMS = {
@@ -214,6 +217,7 @@ BAD_VALUES = [
     (["quantile", "audit", "control_noise_multiplier"], 1.5, "quantile.audit.control_noise_multiplier"),
     (["quantile", "analytic", "b2_horizon"], 500, "quantile.analytic.b2_horizon"),
     (["quantile", "dp", "bogus"], 1, "bogus"),
+    (["quantile", "baselines", "d1_cap"], 10, "quantile.baselines.d1_cap"),
     (["contextual", "runs"], 1, "contextual.runs"),
     (["contextual", "fig8", "n_aux"], [1000, 2000, 5000, 10000], "contextual.fig8.n_aux"),
     (["contextual", "tables", "target_fraction", "taxi"], 1.5, "contextual.tables.target_fraction.taxi"),

@@ -40,6 +40,7 @@ class ScalingFigure:
 class CheckOutput:
     claims: list[Claim]
     figure: ScalingFigure | None = None
+    table: pd.DataFrame | None = None  # an informational table some checks also write
 
 
 def claim_row(paper, check_id, source, kind, claim, statistic, value, lo, hi, criterion, verdict,

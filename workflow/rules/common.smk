@@ -232,6 +232,9 @@ def dueling_check_figures():
 # ---- quantile paper (Nikolakakis, Kalogerias, Sheffet & Sarwate): designs, figures, checks --------
 from dpbandits.experiments import quantile as quantile_exp
 from dpbandits.quantile.analytic_checks import CHECKS as QUANTILE_ANALYTIC_CHECKS
+from dpbandits.quantile.baseline_checks import CHECKS as QUANTILE_BASELINE_CHECKS
+from dpbandits.quantile.baseline_checks import SCALING as QUANTILE_BASELINE_SCALING
+from dpbandits.quantile.baseline_checks import TABLES as QUANTILE_CHECK_TABLES
 from dpbandits.quantile.dp_checks import CHECKS as QUANTILE_DP_CHECKS
 from dpbandits.quantile.dp_checks import SCALING as QUANTILE_DP_SCALING
 from dpbandits.quantile.seq_checks import CHECKS as QUANTILE_SEQ_CHECKS
@@ -271,15 +274,27 @@ QUANTILE_RULE_NAMES = {
     "F3B": "quantile_fig3_lower_claims",
     "F4A": "quantile_fig4_upper_claims",
     "F4B": "quantile_fig4_lower_claims",
+    # optional baselines and checks (additions, not in the paper; spec 5 and 6.4)
+    "D1": "quantile_qpac_at_discontinuity",
+    "D2": "quantile_baselines_context",
+    "D3": "quantile_cauchy_heavy_tails",
 }
-QUANTILE_SIM_CHECKS = {**QUANTILE_SEQ_CHECKS, **QUANTILE_DP_CHECKS}
+QUANTILE_SIM_CHECKS = {
+    **QUANTILE_SEQ_CHECKS,
+    **QUANTILE_DP_CHECKS,
+    **QUANTILE_BASELINE_CHECKS,
+}
 QUANTILE_CHECKS = [
     *QUANTILE_ANALYTIC_CHECKS,
     "AUDIT-DPSEQ",
     "F1",
     *QUANTILE_SIM_CHECKS,
 ]
-QUANTILE_SCALING = [*QUANTILE_SEQ_SCALING, *QUANTILE_DP_SCALING]
+QUANTILE_SCALING = [
+    *QUANTILE_SEQ_SCALING,
+    *QUANTILE_DP_SCALING,
+    *QUANTILE_BASELINE_SCALING,
+]
 # figure -> (rule name, designs it reads, in order)
 QUANTILE_FIGURES = {
     "fig1": ("quantile_fig1_gap_curves", []),
@@ -317,6 +332,15 @@ def quantile_figures():
         "reports/figures/quantile/{figure}.{ext}",
         figure=list(QUANTILE_FIGURES),
         ext=["pdf", "png"],
+    )
+
+
+def quantile_check_tables():
+    """The informational tables some checks write (D2: reports/tables/quantile/baselines)."""
+    return expand(
+        "reports/tables/quantile/{name}.{ext}",
+        name=list(QUANTILE_CHECK_TABLES.values()),
+        ext=["tex", "csv"],
     )
 
 

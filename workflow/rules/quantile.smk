@@ -77,9 +77,37 @@ for figure, (rule_name, designs) in QUANTILE_FIGURES.items():
             "../scripts/quantile_figure.py"
 
 
-# One rule per check. Scaling checks also draw their figure.
+# One rule per check. Scaling checks also draw their figure; D2 (an addition) also writes a table.
 for check in QUANTILE_CHECKS:
-    if check in QUANTILE_SCALING:
+    if check in QUANTILE_CHECK_TABLES:
+        table = QUANTILE_CHECK_TABLES[check]
+
+        rule:
+            name:
+                QUANTILE_RULE_NAMES[check]
+            input:
+                quantile_check_inputs(check),
+            output:
+                claims=f"results/claims/quantile/{check}.csv",
+                tex=f"reports/tables/quantile/{table}.tex",
+                csv=report(
+                    f"reports/tables/quantile/{table}.csv",
+                    caption=report_caption("quantile", table),
+                    category="quantile",
+                    subcategory="Tables",
+                ),
+            log:
+                f"logs/quantile/check_{check}.log",
+            conda:
+                "../envs/dpbandits.yaml"
+            resources:
+                mem_mb=3000,
+            params:
+                check=check,
+            script:
+                "../scripts/quantile_check.py"
+
+    elif check in QUANTILE_SCALING:
 
         rule:
             name:

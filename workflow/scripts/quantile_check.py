@@ -23,12 +23,12 @@ def main(smk):
 
         out = figures.check_f1(rng, scale, {})
     else:
-        from dpbandits.quantile import analytic_checks, dp_checks, seq_checks
+        from dpbandits.quantile import analytic_checks, baseline_checks, dp_checks, seq_checks
 
         if check in analytic_checks.CHECKS:
             out = analytic_checks.CHECKS[check](rng, scale, q["analytic"])
         else:
-            function, designs = {**seq_checks.CHECKS, **dp_checks.CHECKS}[check]
+            function, designs = {**seq_checks.CHECKS, **dp_checks.CHECKS, **baseline_checks.CHECKS}[check]
             tables = {d: read_results_or_quarantine(p) for d, p in zip(designs, smk.input, strict=True)}
             out = function(tables, rng, n_boot, scale)
     write_claims(out.claims, smk.output.claims)
@@ -36,6 +36,14 @@ def main(smk):
         from dpbandits.plotting import plot_scaling
 
         plot_scaling(out.figure, smk.output.pdf, smk.output.png)
+    if hasattr(smk.output, "tex"):  # D2 also writes its informational table
+        from dpbandits.quantile.baseline_checks import table_display
+        from dpbandits.tables import write_table
+
+        write_table(out.table, smk.output.tex, smk.output.csv,
+                    "Optional baselines (additions, not in the paper): SEQ vs QPAC, QLUCB (eps = 0) and Max-Q "
+                    "(eps = Delta/2); mean total pulls, ratio to SEQ on the same reward streams, error and censored "
+                    "rates (check D2)", "tab:quantile-baselines", display=table_display(out.table))
 
 
 run_script(snakemake, main)

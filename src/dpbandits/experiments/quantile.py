@@ -30,6 +30,21 @@ Epoch designs (Epoch-SEQ / DP-SEQ, fast order-statistic engine; per-run records)
 
 * ``fig4_lower`` (Fig. 4 lower, F4b): LOGN10, q in {0.85, 0.9}, eps in FIG4_EPS, delta = dp_delta;
 * ``dp_pac`` (B9-B11), ``dp_eps`` (B12), ``dp_gap`` (B13), ``dp_k`` (B14), ``epoch_seq`` (B15).
+
+Baseline designs (**additions, not from the paper**: spec 5 and 6.4; QPAC, Max-Q and QLUCB in
+:mod:`dpbandits.quantile.qpac`, :mod:`~dpbandits.quantile.max_q`, :mod:`~dpbandits.quantile.qlucb`;
+per-run records as SEQ's, every algorithm of a cell on the *same* reward streams (common random
+numbers across algorithms); sizes in the config section ``quantile.baselines``):
+
+* ``qpac_discontinuity`` (D1, claim C5): BERN12 at q = 1/2 (a flat level of the suboptimal CDF)
+  and q = 0.3 (not one: control), delta = 0.05; SEQ and QPAC (strict and V2 selection, eps = 0),
+  all capped at ``d1_cap`` samples per arm;
+* ``baseline_context`` (D2): GAUSS ratio 2 at q in {0.7, 0.9}, DISC q = 0.4 at Delta in
+  {0.05, 0.1}, delta = 0.05; SEQ, QPAC strict / V2 and QLUCB at eps = 0, Max-Q at eps = Delta / 2;
+  per-arm caps: cap_factor x the explicit Theorem 4 bound (Max-Q: its own stopping count, which
+  always binds first);
+* ``cauchy_tails`` (D3): SEQ on Cauchy(shift) vs Cauchy(0), shift in CAUCHY_SHIFTS (the spec's
+  0.5 and 1, widened by 0.25 and 2 so that the slope has four points), q in {0.5, 0.75}.
 """
 
 from __future__ import annotations
@@ -40,11 +55,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dpbandits.quantile import dp_seq, epoch_seq, seq
+from dpbandits.quantile import dp_seq, epoch_seq, max_q, qlucb, qpac, seq
 from dpbandits.quantile.instances import make_instance, transformed
 from dpbandits.rng import derive_seed
 
-__all__ = ["Cell", "DESIGNS", "SEQ_DESIGNS", "EPOCH_DESIGNS", "cells", "simulate_design",
+__all__ = ["Cell", "DESIGNS", "SEQ_DESIGNS", "EPOCH_DESIGNS", "BASELINE_DESIGNS", "cells", "simulate_design",
            "DISC_GAPS", "GAUSS_QS", "FIG4_QS", "FIG4_SIGMAS", "FIG4_EPS", "instance_of"]
 
 PAPER = "quantile"
@@ -64,12 +79,18 @@ DP_GAP_B12 = 0.75 * 2**-4
 B13_GAPS = tuple(0.75 * 2.0**-k for k in range(2, 7))
 B12_EPS = (0.01, 0.02, 0.05, 0.1, 0.2)
 K_GRID = (2, 4, 8, 16)
+D1_QS = (0.5, 0.3)
+D2_INSTANCES = (("gauss", 0.7, 1.0, 0.5), ("gauss", 0.9, 1.0, 0.5), ("disc", 0.4, 0.05, 1.0), ("disc", 0.4, 0.1, 1.0))
+CAUCHY_SHIFTS = (0.25, 0.5, 1.0, 2.0)
+CAUCHY_QS = (0.5, 0.75)
+BASELINES = ("qpac_strict", "qpac_v2", "qlucb", "max_q")
 TRANSFORMS = ("exp", "affine", "cube")
 
 SEQ_DESIGNS = ("disc_grid", "gauss_q", "fig4_gauss", "fig4_logn", "invariance", "pac", "gap_scaling",
                "delta_scaling", "lower_bound", "zero_gap", "k_factor_seq", "logn10_seq")
 EPOCH_DESIGNS = ("fig4_lower", "dp_pac", "dp_eps", "dp_gap", "dp_k", "epoch_seq")
-DESIGNS = SEQ_DESIGNS + EPOCH_DESIGNS
+BASELINE_DESIGNS = ("qpac_discontinuity", "baseline_context", "cauchy_tails")  # additions (spec 6.4)
+DESIGNS = SEQ_DESIGNS + EPOCH_DESIGNS + BASELINE_DESIGNS
 
 
 @dataclass(frozen=True)
@@ -80,7 +101,7 @@ class Cell:
     numbers on purpose); ``transform``: a strictly increasing map applied to every arm."""
 
     design: str
-    algorithm: str  # seq | dp_seq | epoch_seq | dp_seq_reference
+    algorithm: str  # seq | dp_seq | epoch_seq | dp_seq_reference | qpac_strict | qpac_v2 | qlucb | max_q
     family: str
     q: float
     a: float
@@ -92,6 +113,7 @@ class Cell:
     cap: int = 0  # SEQ: per-arm cap (0: cap_factor x explicit bound); epoch algorithms: max epoch
     crn: tuple = ()
     transform: str = ""
+    approx_eps: float = math.nan  # baselines: the approximation eps of QPAC / QLUCB / Max-Q (not privacy)
 
     def seed(self, root_seed: int) -> np.random.SeedSequence:
         key = self.crn or (self.algorithm, self.family, self.q, self.a, self.b, self.k, self.delta,
@@ -192,7 +214,29 @@ def cells(design: str, settings: dict) -> list[Cell]:
         return [Cell(design, "dp_seq", "disc", 0.4, 0.0469, 1.0, k, dd, dp["k_runs"], 0.05, 30) for k in K_GRID]
     if design == "epoch_seq":
         return [Cell(design, "epoch_seq", "disc", 0.4, g, 1.0, 2, d, s["fig_runs"], cap=30) for g in DISC_GAPS]
+    if design in BASELINE_DESIGNS:
+        return _baseline_cells(design, settings)
     raise ValueError(f"unknown quantile design {design!r}; allowed: {', '.join(DESIGNS)}")
+
+
+def _baseline_cells(design: str, settings: dict) -> list[Cell]:
+    """Cells of the baseline designs (additions, spec 6.4); the algorithms of one instance share
+    its reward streams (``crn``)."""
+    bs, d = settings["baselines"], DELTA
+    if design == "qpac_discontinuity":
+        cap = int(bs["d1_cap"])
+        return [Cell(design, alg, "bern12", q, math.nan, math.nan, 2, d, bs["d1_runs"], cap=cap, crn=("bern12", q),
+                     approx_eps=0.0 if alg != "seq" else math.nan)
+                for q in D1_QS for alg in ("seq", "qpac_strict", "qpac_v2")]
+    if design == "baseline_context":
+        out = []
+        for fam, q, a, b in D2_INSTANCES:
+            gap = float(make_instance(fam, q, a, b, 2).gaps()[1])
+            for alg in ("seq", *BASELINES):
+                eps = math.nan if alg == "seq" else gap / 2 if alg == "max_q" else 0.0
+                out.append(Cell(design, alg, fam, q, a, b, 2, d, bs["d2_runs"], crn=(fam, q, a, b), approx_eps=eps))
+        return out
+    return [Cell(design, "seq", "cauchy", q, s, math.nan, 2, d, bs["d3_runs"]) for q in CAUCHY_QS for s in CAUCHY_SHIFTS]
 
 
 def _cell_columns(cell: Cell, inst) -> dict:
@@ -211,6 +255,18 @@ def simulate_cell(cell: Cell, settings: dict, root_seed: int) -> pd.DataFrame:
         cap = _seq_cap(cell, settings["seq"]["cap_factor"])
         rec = seq.simulate_seq(inst, cell.delta, cap, cell.runs, seed)
         extra = {"n_final": rec.n_final, "elim": list(rec.elim_n), "cap": cap}
+    elif cell.algorithm in BASELINES:
+        cap = _seq_cap(cell, settings["seq"]["cap_factor"])
+        if cell.algorithm.startswith("qpac"):
+            rec = qpac.simulate_qpac(inst, cell.delta, cap, cell.runs, seed, cell.approx_eps,
+                                     cell.algorithm.removeprefix("qpac_"))
+        elif cell.algorithm == "qlucb":
+            rec = qlucb.simulate_qlucb(inst, cell.delta, cap, cell.runs, seed, cell.approx_eps)
+        else:
+            _, n0, stop = max_q.max_q_constants(inst.k, inst.q, cell.delta, cell.approx_eps)
+            cap = max(n0, math.ceil(stop)) + 1  # never binding: Max-Q always stops by then
+            rec = max_q.simulate_max_q(inst, cell.delta, cell.approx_eps, cap, cell.runs, seed)
+        extra = {"n_final": rec.n_final, "elim": list(rec.elim_n), "cap": cap}
     else:
         if cell.algorithm == "epoch_seq":
             rec = epoch_seq.simulate_epoch_seq(inst, cell.delta, cell.runs, seed, cell.cap)
@@ -219,6 +275,8 @@ def simulate_cell(cell: Cell, settings: dict, root_seed: int) -> pd.DataFrame:
             rec = dp_seq.simulate_dp_seq(inst, cell.epsilon, cell.delta, cell.runs, seed, cell.cap, engine)
         extra = {"n_final": rec.final_epoch, "elim": list(rec.elim_epoch), "cap": cell.cap}
     cols = _cell_columns(cell, inst)
+    if cell.design in BASELINE_DESIGNS:
+        cols["approx_eps"] = cell.approx_eps
     return pd.DataFrame({**cols, "run": runs, "k_hat": rec.k_hat, "terminated": rec.terminated,
                          "correct": rec.k_hat == cols["best"], "total_pulls": rec.total_pulls,
                          "pulls": list(rec.pulls), "guard": rec.guard, **extra})
@@ -226,6 +284,7 @@ def simulate_cell(cell: Cell, settings: dict, root_seed: int) -> pd.DataFrame:
 
 def simulate_design(design: str, settings: dict, root_seed: int) -> pd.DataFrame:
     """One row per (cell, run): k_hat, correct, terminated, n_final (SEQ: rounds; epoch
-    algorithms: final epoch), pulls per arm, elim (SEQ: round, epoch algorithms: epoch; -1 if
-    never), total pulls, guard count, cap."""
+    algorithms: final epoch; QPAC: rounds; QLUCB, Max-Q: total pulls), pulls per arm, elim (SEQ,
+    QPAC: round, epoch algorithms: epoch; -1 if never), total pulls, guard count, cap; baseline
+    designs also record ``approx_eps``."""
     return pd.concat([simulate_cell(c, settings, root_seed) for c in cells(design, settings)], ignore_index=True)
