@@ -66,7 +66,8 @@ CONTEXTUAL_CLAIMS = {
     *[f"F7a-EPS{e}" for e in (1, 2, 4, 8, 1024)], "F7a-ORDER", "F7a-CODE", "F7b-HELPS", "F7b-SLOPE",
     "F7b-VARIANCE", "T-3.4a", "T-3.4a-EPSM2", "T-3.4b-EPSM", "T-3.4b-GAMMA", "T-3.4c", "F9a-KAPPA",
     "F9a-RANGE", "F9b-GAMMA", "F9b-SLOPE", "F9c", "F9c-DIAG", "C-REF", "C-REF-RELEASED",
-    "E-CODE-MAGNITUDE", "T2-AUX", "T2-NONPARAM", "T2-RANK", "T2-PRIVACY-COST",
+    "E-CODE-MAGNITUDE", "T2-AUX", "T2-NONPARAM", "T2-RANK", "T2-PRIVACY-COST", "T-2.6d", "FS1-SUBLINEAR",
+    "FS1-ORDER", "FS1-AUX-F8", "FS1-AUX-F9", "FS2",
 }
 
 DUELING_CLAIMS = {
@@ -187,7 +188,8 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "contextual_fig9a_kappa", "contextual_fig9b_gamma", "contextual_fig9c_order",
                  "contextual_table1_datasets", "contextual_table2_reward_ratio", "contextual_audit_randomizer",
                  "contextual_regret_vs_n", "contextual_regret_vs_eps", "contextual_authors_code_magnitude",
-                 "contextual_aux_size_epsm_gamma", "contextual_checks_table"):
+                 "contextual_aux_size_epsm_gamma", "contextual_checks_table", "contextual_dimension_effect",
+                 "contextual_symmetric_instance", "contextual_number_of_sources"):
         assert rule in out
     assert not (work / "results").exists()
 

@@ -13,8 +13,8 @@
   erratum A19, check ``E-QSAMPLER``).
 * Behaviour policy of an auxiliary dataset: context-free probabilities
   ``linspace(kappa/K, (2 - kappa)/K, K)``, whose exploration coefficient (Definition 3.2) is kappa.
-* The K = 2 "symmetric" instance of the supplement (pointwise rewards only; used by the margin
-  check and the reward contour figure).
+* The K = 2 "symmetric" instance of the supplement (pointwise rewards, used by the margin check
+  and the reward contour figure, and per-box moments for the engine, used by check FS1).
 
 Besides pointwise rewards, the fast engine needs per-bin moments: the mass of a box under P or
 Q_gamma and the conditional mean of each f_k (and of f* - f_k under P) given the box. They are
@@ -30,7 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["BumpInstance", "SymmetricInstance", "behaviour_probabilities", "q_norm_constant",
-           "q_norm_constant_printed", "q_density", "sample_q", "q_effective_gamma", "gl_integral"]
+           "q_norm_constant_printed", "q_density", "sample_q", "q_effective_gamma", "gl_integral",
+           "symmetric_integrals"]
 
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)
 
@@ -209,10 +210,74 @@ class BumpInstance:
         return f[:, -1] - f[:, -2]
 
 
+def _symmetric_integrals(lo: tuple, hi: tuple, gamma: float) -> tuple[float, float, float]:
+    """For one box of [0, 1]^2: the integrals of w, w s h and w h, where w = 1 (gamma = 0) or the
+    Q_gamma density, s = sign((x1 - 1/2)(x2 - 1/2)) and h the quadrant pyramid of
+    :class:`SymmetricInstance`. Iterated composite Gauss-Legendre: the inner x2-integral is split
+    at every kink for the given x1 (the quadrant lines 1/4, 1/2, 3/4, the pyramid ridges
+    c2 +- |x1 - c1| and the max-norm ridges 1/2 +- |x1 - 1/2|), the outer x1-integral where the
+    inner kinks cross each other (multiples of 1/8) or the box's x2-edges. Every piece is then
+    polynomial (gamma = 0: exact to ~1e-12) or smooth (gamma > 0: ~1e-8, from the power's cusp
+    at the centre); tested against a midpoint rule."""
+    (a1, a2), (b1, b2) = lo, hi
+    cs = (0.25, 0.75)
+    outer = {k / 8 for k in range(1, 8)}
+    for e in (a2, b2):
+        outer |= {c + sgn * abs(e - cc) for c in cs for cc in (*cs, 0.5) for sgn in (-1.0, 1.0)}
+        outer |= {0.5 + sgn * abs(e - 0.5) for sgn in (-1.0, 1.0)}
+    outer_breaks = np.array(sorted(b for b in outer if a1 < b < b1))
+    c = q_norm_constant(gamma, 2) if gamma else 1.0
+
+    def inner(x1: np.ndarray) -> np.ndarray:
+        """(n, p, q) x1 nodes (n = 1) -> (3, n, p, q): the three x2-integrals."""
+        x1f = x1.reshape(-1)
+        d1 = np.abs(x1f - np.where(x1f < 0.5, 0.25, 0.75))
+        e1 = np.abs(x1f - 0.5)
+        brk = np.column_stack([np.full_like(x1f, 0.25), np.full_like(x1f, 0.5), np.full_like(x1f, 0.75),
+                               0.25 - d1, 0.25 + d1, 0.75 - d1, 0.75 + d1, 0.5 - e1, 0.5 + e1])
+        out = []
+        for kind in range(3):
+            def integrand(x2, kind=kind):
+                u1 = x1f[:, None, None]
+                if kind == 0 and not gamma:
+                    return np.ones_like(x2)
+                w = c * np.maximum(np.abs(u1 - 0.5), np.abs(x2 - 0.5)) ** gamma if gamma else 1.0
+                if kind == 0:
+                    return w * np.ones_like(x2)
+                h = 1.0 - 4.0 * np.maximum(np.abs(np.mod(u1, 0.5) - 0.25), np.abs(np.mod(x2, 0.5) - 0.25))
+                if kind == 2:
+                    return w * h
+                return w * np.sign((u1 - 0.5) * (x2 - 0.5)) * h
+            out.append(gl_integral(integrand, np.full(x1f.size, a2), np.full(x1f.size, b2), brk).reshape(x1.shape))
+        return np.stack(out)
+
+    vals = [gl_integral(lambda x, j=j: inner(x)[j], np.array([a1]), np.array([b1]), outer_breaks)[0]
+            for j in range(3)]
+    return float(vals[0]), float(vals[1]), float(vals[2])
+
+
+_SYMMETRIC_CACHE: dict[tuple, tuple[float, float, float]] = {}
+
+
+def symmetric_integrals(lo, hi, gamma: float = 0.0) -> tuple[float, float, float]:
+    """Memoised :func:`_symmetric_integrals` (the partitions of different runs share their dyadic
+    boxes, so most lookups hit)."""
+    key = (tuple(float(v) for v in lo), tuple(float(v) for v in hi), float(gamma))
+    if key not in _SYMMETRIC_CACHE:
+        if len(_SYMMETRIC_CACHE) > 200_000:
+            _SYMMETRIC_CACHE.clear()
+        _SYMMETRIC_CACHE[key] = _symmetric_integrals(key[0], key[1], key[2])
+    return _SYMMETRIC_CACHE[key]
+
+
 @dataclass(frozen=True)
 class SymmetricInstance:
     """The K = 2 "more complex" instance of the supplement (spec 4.1, from the authors' code):
-    f_k = 1/2 + 1/2 (2k - 1) sign((x1 - 1/2)(x2 - 1/2)) h(x), h a pyramid per quadrant."""
+    f_k = 1/2 + 1/2 (2k - 1) sign((x1 - 1/2)(x2 - 1/2)) h(x), h a pyramid per quadrant.
+
+    With s h = sign(.) h: f_0 = (1 - s h)/2, f_1 = (1 + s h)/2, f* = (1 + h)/2, so the per-box
+    moments need only the integrals of w, w s h and w h (:func:`symmetric_integrals`); the
+    uniform policy's per-round regret is E[h]/2 = 1/6."""
 
     k: int = 2
     d: int = 2
@@ -234,3 +299,26 @@ class SymmetricInstance:
     def margin_gap(self, x: np.ndarray) -> np.ndarray:
         f = self.reward(x)
         return np.abs(f[:, 1] - f[:, 0])
+
+    def sample_target(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.random((n, self.d))
+
+    def _moments(self, lo, hi, gamma):
+        lo, hi = np.atleast_2d(lo), np.atleast_2d(hi)
+        vals = np.array([symmetric_integrals(a, b, gamma) for a, b in zip(lo, hi, strict=True)])
+        mass, sh, h = vals[:, 0], vals[:, 1], vals[:, 2]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(mass > 0, sh / np.where(mass > 0, mass, 1.0), 0.0)
+            hr = np.where(mass > 0, h / np.where(mass > 0, mass, 1.0), 0.0)
+        means = np.column_stack([0.5 - 0.5 * ratio, 0.5 + 0.5 * ratio])
+        gap = np.column_stack([0.5 * (hr + ratio), 0.5 * (hr - ratio)])
+        return mass, means, gap
+
+    def target_moments(self, lo: np.ndarray, hi: np.ndarray):
+        """For boxes (n, 2): P-mass (n,), E_P[f_k | box] (n, 2) and E_P[f* - f_k | box] (n, 2)."""
+        return self._moments(lo, hi, 0.0)
+
+    def aux_moments(self, lo: np.ndarray, hi: np.ndarray, gamma: float):
+        """For boxes (n, 2): Q_gamma-mass (n,) and E_Q[f_k | box] (n, 2)."""
+        mass, means, _ = self._moments(lo, hi, float(gamma))
+        return mass, means

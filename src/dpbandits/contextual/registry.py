@@ -40,14 +40,16 @@ CHECKS: dict[str, CheckSpec] = {
     "P-AUDIT": CheckSpec("contextual_audit_randomizer", "audit"),
     **{key: CheckSpec(rule, "sim", theory_checks.CHECKS[key][1]) for key, rule in (
         ("T-2.6a", "contextual_regret_vs_n"), ("T-2.6b", "contextual_private_rate"),
-        ("T-2.6c", "contextual_regret_vs_eps"), ("T-2.5", "contextual_lower_bound_sanity"),
+        ("T-2.6c", "contextual_regret_vs_eps"), ("T-2.6d", "contextual_dimension_effect"),
+        ("T-2.5", "contextual_lower_bound_sanity"),
         ("E-LITERAL", "contextual_literal_constants"))},
     **{key: CheckSpec(rule, "sim", figure_checks.CHECKS[key][1]) for key, rule in (
         ("F6", "contextual_fig6_jumpstart"), ("F7a", "contextual_fig7a_sublinear"),
         ("F7b", "contextual_fig7b_aux_helps"), ("F8", "contextual_aux_size_epsm_gamma"),
         ("T-3.4c", "contextual_effective_sample_size"), ("F9a", "contextual_fig9a_kappa_effect"),
         ("F9b", "contextual_fig9b_gamma_effect"), ("F9c", "contextual_fig9c_order_effect"),
-        ("C-REF", "contextual_authors_code_magnitude"), ("T2", "contextual_table2_rankings"))},
+        ("C-REF", "contextual_authors_code_magnitude"), ("T2", "contextual_table2_rankings"),
+        ("FS1", "contextual_symmetric_instance"), ("FS2", "contextual_number_of_sources"))},
 }
 SCALING = theory_checks.SCALING
 

@@ -17,6 +17,7 @@ T-2.6b-SLOPE         report       slope over the upper half of the long grid, ep
 T-2.6b-RATIO         theorem      R_n / (n (n eps^2)^-1/3) shows no upward trend (slope < 0.2)
 T-2.6c-MONOTONE      theorem      regret strictly decreasing in eps at n_P = 3.2e5 (paired Wilcoxon)
 T-2.6c-EXPONENT      theorem      eps-exponent over [1, 8] in [-1.2, -0.3] (theory -2/3)
+T-2.6d               theorem      regret non-decreasing in d in {1, 2, 3} at eps = 4, n_P = 3.2e5
 T-2.5                lower_bound  no LDP method at eps <= 1 has an n-slope below 1/2 - 0.1
 E-LITERAL            erratum      the paper's literal constants learn at feasible n (A8)
 ===================  ===========  ===============================================================
@@ -44,8 +45,8 @@ from dpbandits.checks import (
 from dpbandits.contextual.instances import BumpInstance
 from dpbandits.stats import holm, loglog_slope, mean_ci, paired_loglog_slope, wilcoxon_less
 
-__all__ = ["CHECKS", "uniform_regret", "spearman", "check_t26a", "check_t26b", "check_t26c", "check_t25",
-           "check_literal"]
+__all__ = ["CHECKS", "uniform_regret", "spearman", "check_t26a", "check_t26b", "check_t26c", "check_t26d",
+           "check_t25", "check_literal"]
 
 PAPER = "contextual"
 _claim = partial(claim_row, PAPER)
@@ -195,6 +196,47 @@ def check_t26c(tables, rng, n_boot, scale) -> CheckOutput:
     return CheckOutput(claims, fig)
 
 
+def check_t26d(tables, rng, n_boot, scale) -> CheckOutput:
+    """T-2.6d (the dimension effect, spec 6.2): d in {1, 2, 3}, eps = 4, the bump instance (its
+    reward depends on x^1 only, so the uniform policy's regret is the same in every d), n_P of
+    T-2.6c; runs paired across d by their seed. For each adjacent pair two one-sided paired
+    Wilcoxon tests, Holm over the pairs: a significant decrease R(d + 1) < R(d) refutes the claim
+    (FAIL); PASS needs no significant decrease, non-decreasing means and a significant increase
+    R(1) < R(3) (p < 0.05); anything else (e.g. no learning in any d, equal regrets) is
+    INCONCLUSIVE. Statistic: the paired-bootstrap ratio of mean regrets R(3) / R(1)."""
+    t = tables["theory_dim"]
+    dims, groups = _groups(t, "d")
+    mat = np.column_stack(groups)
+    means = mat.mean(axis=0)
+    dec = [wilcoxon_less(mat[:, i + 1], mat[:, i]) for i in range(dims.size - 1)]
+    inc = [wilcoxon_less(mat[:, i], mat[:, i + 1]) for i in range(dims.size - 1)]
+    dec_reject, _ = holm(dec, 0.05)
+    inc_reject, _ = holm(inc, 0.05)
+    p_end = wilcoxon_less(mat[:, 0], mat[:, -1])
+    monotone = bool(np.all(np.diff(means) >= 0))
+    if dec_reject.any():
+        verdict = "FAIL"
+    elif monotone and p_end < 0.05:
+        verdict = "PASS"
+    else:
+        verdict = "INCONCLUSIVE"
+    idx = rng.integers(0, mat.shape[0], (n_boot, mat.shape[0]))
+    boots = mat[idx, -1].mean(axis=1) / np.maximum(mat[idx, 0].mean(axis=1), 1e-12)
+    lo, hi = np.quantile(boots, [0.025, 0.975])
+    n = int(t["n_target"].iloc[0])
+    u = uniform_regret("code")
+    per_round = ", ".join(f"d = {d}: {m / n / u:.2f}" for d, m in zip(dims, means, strict=True))
+    claim = (f"[primary] The regret is non-decreasing in the dimension d in {{{', '.join(str(int(d)) for d in dims)}}} "
+             f"at eps = {t['epsilon'].iloc[0]:g}, n_P = {n:,} (reward depends on x^1 only; per-round regret / uniform "
+             f"policy's: {per_round}; significant increases {int(inc_reject.sum())} of {len(inc)}, decreases "
+             f"{int(dec_reject.sum())} of {len(dec)}, Holm)")
+    return CheckOutput([_claim("T-2.6d", "Thm 2.6 (the 2d in the exponent)", "theorem", claim,
+                               f"mean regret ratio R(d = {int(dims[-1])}) / R(d = {int(dims[0])}) (paired bootstrap 95%)",
+                               means[-1] / max(means[0], 1e-12), lo, hi,
+                               "no adjacent pair significantly decreasing (one-sided paired Wilcoxon, Holm 0.05); PASS also "
+                               "needs non-decreasing means and R(d_min) < R(d_max) (p < 0.05)", verdict, mat.size, scale)])
+
+
 def check_t25(tables, rng, n_boot, scale) -> CheckOutput:
     """T-2.5 (sanity of the lower bound): no LDP method at eps <= 1 - LDPMAB (primary, eps 0.5
     and 1, long grid), the authors' code (eps = 1, Figure 7(a) grid; not LDP), Linear and NN
@@ -242,6 +284,7 @@ CHECKS = {
     "T-2.6a": (check_t26a, ("theory_n",)),
     "T-2.6b": (check_t26b, ("theory_n",)),
     "T-2.6c": (check_t26c, ("theory_eps",)),
+    "T-2.6d": (check_t26d, ("theory_dim",)),
     "T-2.5": (check_t25, ("theory_n", "fig7_code_1", "baselines_n")),
     "E-LITERAL": (check_literal, ("presets",)),
 }

@@ -36,8 +36,22 @@ baselines_n       T-2.5: Linear and NN at eps = 1 on the synthetic instance over
 theory_n          T-2.6a/b: eps in {0.5, 1, 2, 8, 1024} x n_P grid up to the long horizon, B = 500,
                   both centre conventions (paper centres: eps in {2, 8, 1024} only)
 theory_eps        T-2.6c: n_P = 3.2e5, eps in {0.5, 1, 2, 4, 8}, B = 500
+theory_dim        T-2.6d: d in {1, 2, 3} (the bump instance depends on x^1 only), eps = 4, the
+                  T-2.6c horizon and batch size, runs paired across d by their seed
+sym7              FS1, Figure 7(a)'s grid (no auxiliary data) on the K = 2 symmetric instance
+sym8              FS1, Figure 8's grid (every cell of ``fig8``) on the symmetric instance
+sym9              FS1, Figure 9(a)/(b) on the symmetric instance, eps_m = 8 panels only: n_P, B and
+                  n_Q grid of Figure 9, eps = 2, M = 2; kappa in {0, 0.2, ..., 1} at gamma = 0.2 and
+                  gamma in {0, 0.2, ..., 2} at kappa = 1
+msweep            FS2 (the supplement's S2 settings, spec 4.3): M in {0, ..., 6} auxiliary datasets
+                  of n_Q = ``msweep.n_aux`` each, eps_m = 2, gamma = 0.2, kappa = 0 (as S2), eps = 2,
+                  ``msweep.n_target`` and ``msweep.batch``
 table_<dataset>   Table 2 on one dataset: LDPMAB w/wo (primary), Linear w/wo, NN w/wo, ABSE
 ================  ==========================================================================
+
+Deviation (a documented subset): FS1 reruns Figures 7(a) and 8 on their full grids but Figure 9
+without its eps_m in {1, 2} panels (the FS1 criterion is about eps_m >= 4) and without Figure
+9(c) (the feeding order).
 
 Seeds: every run derives its SeedSequence from the root seed and (paper, "run", instance, n_P,
 repetition) only, so runs that differ in eps, auxiliary data, order or preset share their
@@ -54,11 +68,12 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.contextual.config import preset
-from dpbandits.contextual.instances import BumpInstance
+from dpbandits.contextual.instances import BumpInstance, SymmetricInstance
 from dpbandits.contextual.ldpmab import Source, run_ldpmab
 from dpbandits.rng import derive_seed, make_rng
 
-__all__ = ["PAPER", "EPS_GRID", "JOBS", "jobs", "simulate_job", "run_seed", "Cell", "cells",
+__all__ = ["PAPER", "EPS_GRID", "JOBS", "EXTRA_JOBS", "jobs", "simulate_job", "run_seed", "Cell", "cells",
+           "make_instance",
            "fig6_settings", "TEST_POINT", "DATASETS", "TABLE_BUDGETS", "simulate_table",
            "load_table_data", "AUTHORS_FIG7A", "partition_example"]
 
@@ -95,6 +110,8 @@ class Cell:
     centres: str = "code"
     order: str = ""
     setting: str = ""
+    d: int = 2
+    instance: str = "bump"  # bump (section 4.1, K = 3) | symmetric (the K = 2 alternative)
 
     @property
     def sources(self) -> list[Source]:
@@ -109,11 +126,20 @@ class Cell:
                 "eps_aux": first.epsilon if first else math.nan,
                 "eps_aux_last": fed[-1].epsilon if fed else math.nan,
                 "gamma": first.gamma if first else math.nan,
-                "kappa": first.kappa if first else math.nan, "order": self.order}
+                "kappa": first.kappa if first else math.nan, "order": self.order,
+                **({"d": self.d, "instance": self.instance} if self.job in EXTRA_JOBS else {})}
 
 
 def run_seed(root_seed: int, cell: Cell, rep: int) -> np.random.SeedSequence:
-    return derive_seed(root_seed, PAPER, "run", cell.centres, cell.n_target, rep)
+    """Shared by every cell of an instance with the same n_P (and by every d of the bump instance)."""
+    label = cell.centres if cell.instance == "bump" else cell.instance
+    return derive_seed(root_seed, PAPER, "run", label, cell.n_target, rep)
+
+
+def make_instance(cell: Cell):
+    if cell.instance == "symmetric":
+        return SymmetricInstance()
+    return BumpInstance(3, cell.d, cell.centres)
 
 
 def fig6_settings(n_aux: int) -> dict[str, tuple[Source, ...]]:
@@ -225,11 +251,50 @@ def cells(job: str, cfg: dict) -> list[Cell]:
         f = cfg["theory"]
         return [Cell(job, "primary", "eps", eps, int(f["eps_n_target"]), int(f["batch"]))
                 for eps in (0.5, 1.0, 2.0, 4.0, 8.0)]
+    if job == "theory_dim":
+        f = cfg["theory"]
+        return [Cell(job, "primary", "dim", 4.0, int(f["eps_n_target"]), int(f["batch"]), d=d) for d in DIMS]
+    if job.startswith("sym"):
+        return _symmetric_cells(job, cfg)
+    if job == "msweep":
+        f = cfg["msweep"]
+        n, b, na = int(f["n_target"]), int(f["batch"]), int(f["n_aux"])
+        return [Cell(job, "primary", "M", 2.0, n, b,
+                     tuple(Source(na, 2.0, gamma=0.2, kappa=MSWEEP_KAPPA) for _ in range(m)), setting=f"M={m}")
+                for m in MSWEEP_M]
     raise ValueError(f"unknown contextual job {job!r}; allowed: {jobs()}")
 
 
+def _symmetric_cells(job: str, cfg: dict) -> list[Cell]:
+    """FS1: Figures 7(a), 8 and 9 on the K = 2 symmetric instance (subsets: module docstring)."""
+    sym = {"instance": "symmetric"}
+    if job == "sym7":
+        b = int(cfg["fig7"]["batch"])
+        return [Cell(job, "primary", "a", eps, int(n), b, **sym) for n in cfg["fig7"]["n_target"] for eps in EPS_GRID]
+    if job == "sym8":
+        out = [Cell(job, c.preset, c.panel, c.epsilon, c.n_target, c.batch, c.aux, **sym) for c in cells("fig8", cfg)]
+        return out
+    if job == "sym9":
+        n, b = int(cfg["fig9"]["n_target"]), int(cfg["fig9"]["batch"])
+        settings = [("kappa", f"kappa={k:g}", 0.2, k) for k in KAPPAS]
+        settings += [("gamma", f"gamma={g:g}", g, 1.0) for g in GAMMAS_FIG9B]
+        out = []
+        for panel, setting, gamma, kappa in settings:
+            for na in cfg["fig9"]["n_aux"]:
+                aux = (tuple(Source(int(na), SYM9_EPS_AUX, gamma=gamma, kappa=kappa) for _ in range(2)) if na
+                       else _code_aux_placeholder())
+                out.append(Cell(job, "primary", panel, 2.0, n, b, aux, setting=setting, **sym))
+        return out
+    raise ValueError(f"unknown contextual job {job!r}; allowed: {jobs()}")
+
+
+DIMS = (1, 2, 3)
+SYM9_EPS_AUX = 8.0
+MSWEEP_M = tuple(range(7))
+MSWEEP_KAPPA = 0.0  # the supplement's S2 setting (spec 4.3)
+EXTRA_JOBS = ("theory_dim", "sym7", "sym8", "sym9", "msweep")
 JOBS = ("fig6", "fig7", *(f"fig7_code_{e:g}" for e in EPS_GRID), "fig8", "t34c", "fig9a", "fig9b",
-        "fig9c", "presets", "theory_n", "theory_eps", "baselines_n")
+        "fig9c", "presets", "theory_n", "theory_eps", "baselines_n", *EXTRA_JOBS)
 
 
 def jobs() -> tuple[str, ...]:
@@ -252,7 +317,7 @@ def simulate_job(job: str, cfg: dict, root_seed: int) -> pd.DataFrame:
     rows = []
     runs = _runs_for(job, cfg)
     for cell in cells(job, cfg):
-        inst = BumpInstance(3, 2, cell.centres)
+        inst = make_instance(cell)
         config = preset(cell.preset, batch=cell.batch)
         if job == "fig6" and cell.preset == "authors_code":
             config = preset("authors_code", batch=cell.batch, arm_policy="uniform")
