@@ -159,6 +159,19 @@ def _n_groups(table, **where):
     return ns, [rows[rows.n_target == n]["regret"].to_numpy() for n in ns]
 
 
+def _sublinear_at_every_eps(table, rng, n_boot):
+    """F7a's criterion at every eps of the grid (log-log slope of the mean regret on n_P, CI upper
+    end < 0.95): the family's verdict and the fit with the highest CI upper end, with its eps."""
+    verdicts, fits = [], []
+    for eps in EPS_GRID:
+        ns, g = _n_groups(table, epsilon=eps)
+        fit = loglog_slope(ns, g, rng, n_boot)
+        verdicts.append(upper_verdict(fit.ci_low, fit.ci_high, 0.95 - 1e-12))
+        fits.append((fit.ci_high, fit, eps))
+    _, fit, eps = max(fits, key=lambda f: f[0])
+    return worst_verdict(verdicts), fit, eps
+
+
 def check_f7a(tables, rng, n_boot, scale):
     t = tables["fig7"]
     claims = []
@@ -182,17 +195,11 @@ def check_f7a(tables, rng, n_boot, scale):
                          "largest Spearman rho(eps, mean regret) over n_P", worst, worst, worst, "<= -0.9 at every n_P",
                          "PASS" if rhos and worst <= -0.9 else "FAIL", int(len(t)), scale))
     code = tables["fig7_code"]
-    verdicts, fits = [], []
-    for eps in EPS_GRID:
-        ns, g = _n_groups(code, epsilon=eps)
-        fit = loglog_slope(ns, g, rng, n_boot)
-        verdicts.append(upper_verdict(fit.ci_low, fit.ci_high, 0.95 - 1e-12))
-        fits.append((fit.ci_high, fit, eps))
-    _, fit, eps = max(fits, key=lambda f: f[0])
+    verdict, fit, eps = _sublinear_at_every_eps(code, rng, n_boot)
     claims.append(_claim("F7a-CODE", "Fig. 7(a)", "figure",
                          f"[authors_code] Regret grows sublinearly in n_P at every eps (worst eps = {eps:g})",
                          "log-log slope of mean regret on n_P (worst eps)", fit.slope, fit.ci_low, fit.ci_high,
-                         "CI upper end < 0.95 at every eps", worst_verdict(verdicts), int(len(code)), scale))
+                         "CI upper end < 0.95 at every eps", verdict, int(len(code)), scale))
     return claims
 
 
@@ -602,19 +609,13 @@ def check_fs1(tables, rng, n_boot, scale):
     eps_m in {1, 2} panels and Figure 9(c) are not rerun, a documented subset)."""
     t7, t8, t9 = tables["sym7"], tables["sym8"], tables["sym9"]
     note = _learning_note(t7, EPS_GRID)
-    verdicts, fits = [], []
-    for eps in EPS_GRID:
-        ns, g = _n_groups(t7, epsilon=eps)
-        fit = loglog_slope(ns, g, rng, n_boot)
-        verdicts.append(upper_verdict(fit.ci_low, fit.ci_high, 0.95 - 1e-12))
-        fits.append((fit.ci_high, fit, eps))
-    _, fit, worst_eps = max(fits, key=lambda f: f[0])
+    verdict, fit, worst_eps = _sublinear_at_every_eps(t7, rng, n_boot)
     ns_all = np.sort(t7["n_target"].unique())
     claims = [_claim("FS1-SUBLINEAR", "Supp. S1 (spec FS1), Fig. 7(a)", "figure",
                      f"[primary, K = 2 symmetric] Regret grows sublinearly in n_P at every eps (n_P {int(ns_all[0]):,}-{int(ns_all[-1]):,}, "
                      f"B = {int(t7['batch'].iloc[0])}; worst eps = {worst_eps:g}; {note}{_WHY})",
                      "log-log slope of mean regret on n_P (worst eps)", fit.slope, fit.ci_low, fit.ci_high,
-                     "CI upper end < 0.95 at every eps", worst_verdict(verdicts), int(len(t7)), scale)]
+                     "CI upper end < 0.95 at every eps", verdict, int(len(t7)), scale)]
     n_min = min(40000, ns_all[-1])
     rhos = [spearman(EPS_GRID, [_regrets(t7, epsilon=e, n_target=int(n)).mean() for e in EPS_GRID])
             for n in ns_all if n >= n_min]
