@@ -39,7 +39,7 @@ def test_every_check_runs_and_the_exact_ones_pass(tables):
     verdicts = {}
     for check in ALL:
         verdicts.update(run(check, tables))
-    for cid in ("A10", "A11", "F2-IDENTITY", "F4A-IDENTITY"):
+    for cid in ("A10", "A11", "F2-IDENTITY", "F4A-IDENTITY", "B13-FORMULA"):
         assert verdicts[cid] == "PASS", cid
     assert all(v != "FAIL" for k, v in verdicts.items() if k.startswith(("B3", "B4", "B9", "B10", "B11")))
 
@@ -158,6 +158,10 @@ def test_dp_scaling_checks_fail_on_wrong_laws(tables):
     assert run("B12", tables, dp_eps=_law(e, 1e3 / e["epsilon"] ** 2 * rng.uniform(0.99, 1.01, len(e))))["B12"] == "FAIL"
     g = tables["dp_gap"]
     assert run("B13", tables, dp_gap=_law(g, 10 / g["a"] ** 3))["B13-PRIVATE"] == "FAIL"
+    # pulls that keep the elimination epochs but depart from line 8's epoch sizes by a factor Delta^-0.3
+    off = g.copy()
+    off["pulls"] = [np.round(np.asarray(p) * a ** -0.3).astype(np.int64) for p, a in zip(g["pulls"], g["a"], strict=True)]
+    assert run("B13", tables, dp_gap=off)["B13-FORMULA"] == "FAIL"
     k = tables["dp_k"]
     assert run("B14", tables, dp_k=_law(k, 1e4 * (k["K"] - 1) ** 2))["B14-DP"] == "FAIL"
     s = tables["k_factor_seq"]

@@ -15,10 +15,12 @@ import pandas as pd
 from dpbandits.checks import (
     CheckOutput,
     ScalingFigure,
+    band_verdict,
     fit_row,
     lower_verdict,
     series_points,
     upper_verdict,
+    worst_verdict,
 )
 from dpbandits.quantile import dp_seq
 from dpbandits.quantile._common import (
@@ -31,7 +33,7 @@ from dpbandits.quantile._common import (
 from dpbandits.quantile.seq_checks import gaps_of
 from dpbandits.stats import bootstrap_ratio_of_means, loglog_slope
 
-__all__ = ["CHECKS", "SCALING", "t_sub"]
+__all__ = ["CHECKS", "SCALING", "formula_t_sub", "t_sub"]
 
 _CELL = ["family", "q", "a", "b", "K", "delta", "epsilon"]
 
@@ -146,20 +148,67 @@ def check_b12(tables, rng, n_boot, scale) -> CheckOutput:
                                     "log-log slope of T_sub on 1/eps", fit, (0.9, 1.1), len(t), scale)], fig)
 
 
+def formula_t_sub(rows: pd.DataFrame) -> np.ndarray:
+    """Per run: the deterministic pull count of Algorithm 2 at the run's observed elimination
+    epochs, sum over the epochs e = e_*..(last epoch of arm k) of n_e(|A_e|) (line 8, |A_e| the
+    arms active at the start of epoch e), averaged over the suboptimal arms as :func:`t_sub`."""
+    q, eps, delta = float(rows["q"].iloc[0]), float(rows["epsilon"].iloc[0]), float(rows["delta"].iloc[0])
+    best, first = int(rows["best"].iloc[0]), dp_seq.e_star(q)
+    out = []
+    for elim, final in zip(rows["elim"], rows["n_final"], strict=True):
+        last = np.where(np.asarray(elim) >= 0, np.asarray(elim), int(final))  # last epoch each arm is pulled
+        sizes = {e: dp_seq.epoch_size(int((last >= e).sum()), e, eps, delta) for e in range(first, int(last.max()) + 1)}
+        pulls = [sum(sizes[e] for e in range(first, int(lk) + 1)) for lk in last]
+        out.append(np.mean([p for k, p in enumerate(pulls) if k != best]))
+    return np.asarray(out, dtype=float)
+
+
+def _paired_slope_difference(x, observed, predicted, rng, n_boot):
+    """Log-log slope of the observed mean minus that of the predicted mean (per-run pairs), with a
+    bootstrap CI that resamples runs jointly for both."""
+    lx = np.log(np.asarray(x, dtype=float))
+    lxc = lx - lx.mean()
+
+    def slope(ly):
+        return (ly - ly.mean(axis=-1, keepdims=True)) @ lxc / (lxc @ lxc)
+
+    diff = slope(np.log([o.mean() for o in observed])) - slope(np.log([p.mean() for p in predicted]))
+    idx = [rng.integers(0, o.size, size=(n_boot, o.size)) for o in observed]
+    boot_o = np.column_stack([o[i].mean(axis=1) for o, i in zip(observed, idx, strict=True)])
+    boot_p = np.column_stack([p[i].mean(axis=1) for p, i in zip(predicted, idx, strict=True)])
+    boots = slope(np.log(boot_o)) - slope(np.log(boot_p))
+    lo, hi = np.quantile(boots, [0.025, 0.975])
+    return float(diff), float(lo), float(hi)
+
+
 def check_b13(tables, rng, n_boot, scale) -> CheckOutput:
-    """B13: 1/Delta in the privacy regime (eps = 0.02), 1/Delta^2 when eps is large (eps = 1000)."""
+    """B13: 1/Delta in the privacy regime (eps = 0.02), 1/Delta^2 when eps is large (eps = 1000);
+    and (B13-FORMULA) each observed slope within +-0.1 of the slope of the deterministic sum n_e
+    formula at the observed elimination epochs (spec 6.2), which explains the pre-asymptotic local
+    slopes and would catch pull bookkeeping that departs from line 8."""
     t = tables["dp_gap"]
-    claims, points, fits = [], [], []
+    claims, points, fits, formula = [], [], [], []
     for eps, band, label in ((0.02, (0.9, 1.45), "PRIVATE"), (1000.0, (1.8, 2.4), "NONPRIVATE")):
         rows = t[np.isclose(t["epsilon"], eps)]
         name = f"eps = {eps:g}"
-        x, _, fit, pts = _slope_check(rows, lambda g: 1 / g, "a", rng, n_boot, name)
+        x, groups, fit, pts = _slope_check(rows, lambda g: 1 / g, "a", rng, n_boot, name)
         points.append(pts)
         fits.append(fit_row(name, fit, x, 1.0 if eps < 1 else 2.0))
         claims.append(slope_claim(f"B13-{label}", "Thm 8", "theorem",
                                   f"DP-SEQ's pulls of the suboptimal arm grow like {'1/Delta (privacy term K/(eps Delta))' if eps < 1 else '1/Delta^2 (non-private term)'} "
                                   f"at eps = {eps:g} (DISC, Delta = 0.75 2^-k, k = 2..6)",
                                   "log-log slope of T_sub on 1/Delta", fit, band, len(rows), scale))
+        by = sorted(rows.groupby("a"), key=lambda kv: 1 / kv[0])
+        predicted = [formula_t_sub(r) for _, r in by]
+        diff, lo, hi = _paired_slope_difference(x, groups, predicted, rng, n_boot)
+        formula.append((band_verdict(lo, hi, -0.1, 0.1), eps, fit.slope, fit.slope - diff, diff, lo, hi))
+    worst = max(formula, key=lambda f: max(abs(f[5]), abs(f[6])))
+    text = "; ".join(f"eps = {e:g}: observed {o:.3f}, formula {p:.3f}" for _, e, o, p, *_ in formula)
+    claims.append(claim("B13-FORMULA", "Thm 8 (spec 6.2, B13)", "theorem",
+                        "DP-SEQ's slope of T_sub on 1/Delta equals, within +-0.1, the slope of the deterministic sum "
+                        f"of the epoch sizes n_e (line 8) at the observed elimination epochs ({text})",
+                        f"observed minus formula slope at eps = {worst[1]:g} (paired bootstrap 95%)", worst[4], worst[5],
+                        worst[6], "CI within [-0.1, 0.1] at both eps", worst_verdict(f[0] for f in formula), len(t), scale))
     fig = ScalingFigure("check_B13", "B13: DP-SEQ pulls vs 1/Delta", "1/Delta", "mean pulls of the suboptimal arm",
                         pd.concat(points, ignore_index=True), pd.DataFrame(fits))
     return CheckOutput(claims, fig)
