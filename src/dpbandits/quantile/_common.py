@@ -65,6 +65,13 @@ def no_event_claim(check_id, source, kind, text, what, events, runs, targets, sc
                  total / n, float(lo), float(hi), f"no {what} (a rate above delta would FAIL)", verdict, n, scale)
 
 
+def rate_claim(check_id, source, kind, text, statistic, fam: RateFamily, scale):
+    """A "rate <= delta" claim judged on a :class:`RateFamily` (Holm over its cells); statistic:
+    the worst rate / delta with its Clopper-Pearson interval."""
+    return claim(check_id, source, kind, text, statistic, fam.value, fam.lo, fam.hi, "every rate <= delta (Holm)",
+                 fam.verdict, fam.total_runs, scale)
+
+
 def slope_claim(check_id, source, kind, text, statistic, fit, band, n_runs, scale):
     """A log-log slope claim judged on its bootstrap CI against a band."""
     verdict = band_verdict(fit.ci_low, fit.ci_high, *band)

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.checks import CheckOutput, ScalingFigure, fit_row, lower_verdict, series_points
-from dpbandits.quantile._common import claim, no_event_claim, rate_family, slope_claim
+from dpbandits.quantile._common import claim, no_event_claim, rate_claim, rate_family, slope_claim
 from dpbandits.quantile.seq_checks import gaps_of
 from dpbandits.stats import clopper_pearson, loglog_slope
 
@@ -139,12 +139,11 @@ def check_d3(tables, rng, n_boot, scale) -> CheckOutput:
     t = tables["cauchy_tails"]
     cells = [r for _, r in t.groupby(["q", "a"], sort=True)]
     fam = rate_family([_errors(r) for r in cells], [len(r) for r in cells], [float(r["delta"].iloc[0]) for r in cells])
-    claims = [claim(
+    claims = [rate_claim(
         "D3-PAC", f"Thm 3 (claim C2; {ADDITION})", "theorem",
         "SEQ is delta-PAC on heavy-tailed Cauchy(shift) vs Cauchy(0) arms, shift in {0.25, 0.5, 1, 2}, q in {0.5, 0.75}, "
         f"delta = 0.05 ({fam.total_events} errors or censored runs in {fam.total_runs})",
-        "worst error rate / delta (CP CI)", fam.value, fam.lo, fam.hi, "every rate <= delta (Holm)", fam.verdict,
-        fam.total_runs, scale)]
+        "worst error rate / delta (CP CI)", fam, scale)]
     points, fits = [], []
     for q, rows in t.groupby("q", sort=True):
         by_shift = sorted(rows.groupby("a"), key=lambda kv: kv[0])

@@ -26,6 +26,7 @@ from dpbandits.quantile import dp_seq
 from dpbandits.quantile._common import (
     claim,
     no_event_claim,
+    rate_claim,
     rate_family,
     slope_claim,
     spearman_with_ci,
@@ -55,12 +56,11 @@ def check_b9(tables, rng, n_boot, scale) -> CheckOutput:
     fam = rate_family([int((~r["correct"]).sum()) for _, r in cells], [len(r) for _, r in cells],
                       [float(k[5]) for k, _ in cells])
     guards = int(t["guard"].sum())
-    return CheckOutput([claim(
+    return CheckOutput([rate_claim(
         "B9", "Thm 7(a)", "theorem",
         "DP-SEQ returns the best arm with probability >= 1 - delta (DISC Delta in {0.1875, 0.0469}, GAUSS ratio 2 "
         f"q = 0.85, LOGN10 q = 0.85, MIX K = 4; eps in {{0.1, 1}}, delta in {{0.1, 0.4}}; {guards} guard events)",
-        "worst error rate / delta (CP CI)", fam.value, fam.lo, fam.hi, "every rate <= delta (Holm)", fam.verdict,
-        fam.total_runs, scale)])
+        "worst error rate / delta (CP CI)", fam, scale)])
 
 
 def check_b10(tables, rng, n_boot, scale) -> CheckOutput:
@@ -85,11 +85,10 @@ def check_b10(tables, rng, n_boot, scale) -> CheckOutput:
     hist = pd.Series(margins).value_counts().sort_index()
     text = ", ".join(f"{int(k)}: {v}" for k, v in hist.items())
     return CheckOutput([
-        claim("B10", "Thm 7(b)", "theorem",
+        rate_claim("B10", "Thm 7(b)", "theorem",
               "With probability >= 1 - delta each suboptimal arm a is removed by epoch ceil(log2(1/Delta_a)) "
               f"(elimination epoch minus bound, counts: {text})",
-              "worst late-removal rate / delta (CP CI)", fam.value, fam.lo, fam.hi, "every rate <= delta (Holm)",
-              fam.verdict, fam.total_runs, scale)])
+              "worst late-removal rate / delta (CP CI)", fam, scale)])
 
 
 def check_b11(tables, rng, n_boot, scale) -> CheckOutput:
@@ -116,16 +115,14 @@ def check_b11(tables, rng, n_boot, scale) -> CheckOutput:
         targets.append(float(key[5]))
     f1, f2 = rate_family(ev_sum, runs, targets), rate_family(ev_paper, runs, targets)
     return CheckOutput([
-        claim("B11-EPOCHSUM", "Thm 8 (exact epoch sum)", "theorem",
+        rate_claim("B11-EPOCHSUM", "Thm 8 (exact epoch sum)", "theorem",
               "With probability >= 1 - delta each suboptimal arm is pulled at most U^DP_a = sum_{e=e_*}^{e^UB} n_e(K) "
               f"times (max T_a / U^DP_a = {worst_sum:.3f})",
-              "worst violation rate / delta (CP CI)", f1.value, f1.lo, f1.hi, "every rate <= delta (Holm)",
-              f1.verdict, f1.total_runs, scale),
-        claim("B11-PAPER", "Thm 8, eq. (44)", "theorem",
+              "worst violation rate / delta (CP CI)", f1, scale),
+        rate_claim("B11-PAPER", "Thm 8, eq. (44)", "theorem",
               "... and at most (1/Delta^2 + K/(eps Delta)) 512 log(6K/delta log(1/Delta)) times "
               f"(max ratio {worst_paper:.3f})",
-              "worst violation rate / delta (CP CI)", f2.value, f2.lo, f2.hi, "every rate <= delta (Holm)",
-              f2.verdict, f2.total_runs, scale),
+              "worst violation rate / delta (CP CI)", f2, scale),
     ])
 
 

@@ -29,6 +29,7 @@ from dpbandits.quantile._common import (
     EqualFamily,
     claim,
     no_event_claim,
+    rate_claim,
     rate_family,
     slope_claim,
     spearman_with_ci,
@@ -166,13 +167,12 @@ def check_b3(tables, rng, n_boot, scale) -> CheckOutput:
         targets.append(float(key[5]))
         labels.append(rows["instance"].iloc[0])
     fam = rate_family(events, runs, targets)
-    return CheckOutput([claim(
+    return CheckOutput([rate_claim(
         "B3", "Thm 3", "theorem",
         "SEQ is delta-PAC: P(wrong arm or censored) <= delta on GAUSS ratio 2 (q = 0.6, 0.85), DISC (Delta = "
         "0.05, 0.2), LOGN10 (q = 0.85), MIX (K = 4), BERN12 (q = 1/2), delta in {0.05, 0.2} "
         f"({sum(events)} errors in {sum(runs)} runs)",
-        "worst error rate / delta (CP CI)", fam.value, fam.lo, fam.hi, "every rate <= delta (Holm)",
-        fam.verdict, fam.total_runs, scale)])
+        "worst error rate / delta (CP CI)", fam, scale)])
 
 
 def check_b4(tables, rng, n_boot, scale) -> CheckOutput:
@@ -185,12 +185,11 @@ def check_b4(tables, rng, n_boot, scale) -> CheckOutput:
         targets.append(float(key[5]))
         worst = max(worst, r)
     fam = rate_family(events, runs, targets)
-    return CheckOutput([claim(
+    return CheckOutput([rate_claim(
         "B4", "Thm 4, eq. (18)", "theorem",
         "With probability >= 1 - delta every suboptimal arm is eliminated by n_i^UB = min{n > n_*: 2 D(n) + 1/n "
         f"<= Delta_i}} (B3's runs; max T_i / n_i^UB = {worst:.3f})",
-        "worst violation rate / delta (CP CI)", fam.value, fam.lo, fam.hi, "every rate <= delta (Holm)",
-        fam.verdict, fam.total_runs, scale)])
+        "worst violation rate / delta (CP CI)", fam, scale)])
 
 
 # ---------------------------------------------------------------------------------------------
