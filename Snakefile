@@ -1,6 +1,6 @@
 # dpbandits-replication: rebuilds the figures, tables and claim verdicts of four papers on
 # differentially private bandits. Quick start: `make reproduce` (paper scale) or
-#   snakemake --cores 2 --configfile config/smoke.yaml   (every rule, tiny scale)
+#   snakemake --cores 2 --configfile config/smoke.yaml   (every rule, tiny scale, under reports/smoke/)
 
 
 configfile: "config/config.yaml"
@@ -11,11 +11,10 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/online.smk"
-include: "workflow/rules/online_theory.smk"
-include: "workflow/rules/audit.smk"
 include: "workflow/rules/dueling.smk"
 include: "workflow/rules/quantile.smk"
 include: "workflow/rules/contextual.smk"
+include: "workflow/rules/checks.smk"
 include: "workflow/rules/claims.smk"
 include: "workflow/rules/report.smk"
 
@@ -24,25 +23,16 @@ rule all:
     default_target: True
     input:
         online_figures(),
-        "reports/tables/online/final_regret.tex",
-        "reports/tables/online/final_regret.csv",
-        online_check_figures(),
-        "reports/tables/online/checks.tex",
-        "reports/tables/online/checks.csv",
-        "reports/tables/online/rnm_privacy_loss.tex",
-        "reports/tables/online/rnm_privacy_loss.csv",
-        dueling_check_figures(),
-        "reports/tables/dueling/checks.tex",
-        "reports/tables/dueling/checks.csv",
+        f"{REPORTS}/tables/online/final_regret.tex",
+        f"{REPORTS}/tables/online/final_regret.csv",
         quantile_figures(),
-        quantile_check_figures(),
-        quantile_check_tables(),
-        "reports/tables/quantile/checks.tex",
-        "reports/tables/quantile/checks.csv",
         contextual_outputs(),
-        "reports/claims.csv",
-        "reports/claims.md",
-        "reports/claims_at_a_glance.md",
-        "reports/tables/all_tables.tex",
+        [check_figures(paper) for paper in CHECKS],
+        [check_tables(paper) for paper in CHECKS],
+        paper_checks_tables(),
+        f"{REPORTS}/claims.csv",
+        f"{REPORTS}/claims.md",
+        f"{REPORTS}/claims_at_a_glance.md",
+        f"{REPORTS}/tables/all_tables.tex",
         REPORT_CAPTIONS,
-        "reports/notebooks/explore.html",
+        f"{REPORTS}/notebooks/explore.html",

@@ -15,7 +15,7 @@ import pandas as pd
 
 from dpbandits.claims import Claim
 
-__all__ = ["ScalingFigure", "CheckOutput", "band_verdict", "upper_verdict", "lower_verdict",
+__all__ = ["ScalingFigure", "CheckOutput", "write_figure_data", "read_figure_data", "band_verdict", "upper_verdict", "lower_verdict",
            "series_points", "WorstCase", "worst_case", "claim_row", "select_rows", "worst_verdict",
            "fit_row"]
 
@@ -34,6 +34,29 @@ class ScalingFigure:
     ylabel: str
     points: pd.DataFrame
     fits: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+
+def write_figure_data(figure: ScalingFigure, path) -> None:
+    """A check's scaling figure as an intermediate table (points; title, labels and fits in its
+    metadata, floats as exact JSON), drawn later by the figure's own rule."""
+    import json
+
+    from dpbandits.io import write_results
+
+    meta = {"name": figure.name, "title": figure.title, "xlabel": figure.xlabel, "ylabel": figure.ylabel,
+            "fits": figure.fits.to_dict(orient="list"), "fit_columns": list(figure.fits.columns)}
+    write_results(figure.points, path, {"dpbandits.figure": json.dumps(meta)})
+
+
+def read_figure_data(path) -> ScalingFigure:
+    import json
+
+    from dpbandits.io import read_results_or_quarantine
+
+    points, meta = read_results_or_quarantine(path, with_metadata=True)
+    m = json.loads(meta["dpbandits.figure"])
+    fits = pd.DataFrame(m["fits"], columns=m["fit_columns"])
+    return ScalingFigure(m["name"], m["title"], m["xlabel"], m["ylabel"], points, fits)
 
 
 @dataclass

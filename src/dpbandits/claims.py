@@ -17,7 +17,8 @@ import pandas as pd
 from dpbandits.io import atomic_path
 
 __all__ = ["Claim", "COLUMNS", "KINDS", "VERDICTS", "PAPER_TITLES", "write_claims", "read_claims",
-           "combine_claims", "render_claims_markdown", "render_claims_at_a_glance", "claims_table"]
+           "write_claim_rows", "read_claim_rows", "combine_claims", "render_claims_markdown",
+           "render_claims_at_a_glance", "claims_table"]
 
 # The papers, by id (ARCHITECTURE.md): the titles every human-readable output uses.
 PAPER_TITLES = {
@@ -84,9 +85,38 @@ def read_claims(path: str | Path) -> list[Claim]:
     return out
 
 
+def write_claim_rows(claims: Iterable[Claim], path: str | Path) -> None:
+    """A check's claim rows as an intermediate table (checksummed Parquet, :mod:`dpbandits.io`)."""
+    from dpbandits.io import write_results
+
+    frame = pd.DataFrame([asdict(c) for c in claims], columns=COLUMNS)
+    write_results(frame.astype({"value": float, "ci_low": float, "ci_high": float, "n_runs": "int64"}), path)
+
+
+def read_claim_rows(path: str | Path) -> list[Claim]:
+    """Claim rows of one check (a damaged file is quarantined and raises, naming the file)."""
+    from dpbandits.io import read_results_or_quarantine
+
+    frame = read_results_or_quarantine(path)
+    missing = set(COLUMNS) - set(frame.columns)
+    if missing:
+        raise ValueError(f"{path}: missing claim columns {sorted(missing)}")
+    out = []
+    for row in frame[COLUMNS].to_dict(orient="records"):
+        row["n_runs"] = int(row["n_runs"])
+        for key in ("value", "ci_low", "ci_high"):
+            row[key] = float(row[key])
+        out.append(Claim(**row))
+    return out
+
+
+def _read_any(path: str | Path) -> list[Claim]:
+    return read_claim_rows(path) if str(path).endswith(".parquet") else read_claims(path)
+
+
 def combine_claims(paths: Iterable[str | Path]) -> pd.DataFrame:
     """Union of per-check claim files, sorted by paper and check id; duplicate ids are an error."""
-    rows = [asdict(c) for p in paths for c in read_claims(p)]
+    rows = [asdict(c) for p in paths for c in _read_any(p)]
     frame = pd.DataFrame(rows, columns=COLUMNS)
     dup = frame.duplicated(["paper", "check_id"], keep=False)
     if dup.any():

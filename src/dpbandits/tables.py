@@ -8,7 +8,7 @@ import pandas as pd
 
 from dpbandits.io import atomic_path
 
-__all__ = ["write_table", "to_booktabs", "latex_escape", "tables_document", "ragged"]
+__all__ = ["write_table", "display_form", "to_booktabs", "latex_escape", "tables_document", "ragged"]
 
 _ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}",
@@ -64,6 +64,19 @@ def to_booktabs(frame: pd.DataFrame, caption: str, label: str, align: str | None
         r"\begin{table}[ht]", r"\centering", rf"\caption{{{latex_escape(caption)}}}",
         rf"\label{{{label}}}", rf"\begin{{tabular}}{{{align}}}", r"\toprule", head + r" \\",
         r"\midrule", *body, r"\bottomrule", r"\end{tabular}", r"\end{table}", ""])
+
+
+def display_form(table: pd.DataFrame, spec) -> pd.DataFrame | None:
+    """The display form of a check's informational table (:class:`dpbandits.registry.TableSpec`):
+    its display function (``"module:function"``) or its column formats; None = the raw table."""
+    if spec.display:
+        import importlib
+
+        module, _, name = spec.display.partition(":")
+        return getattr(importlib.import_module(module), name)(table)
+    if spec.formats:
+        return table.assign(**{col: table[col].map(fmt.format) for col, fmt in spec.formats.items()})
+    return None
 
 
 def write_table(frame: pd.DataFrame, tex_path: str | Path, csv_path: str | Path, caption: str,

@@ -8,21 +8,19 @@ localrules:
 
 rule claims:
     input:
-        online_claim_files(),
-        dueling_claim_files(),
-        quantile_claim_files(),
-        contextual_claim_files(),
+        [f for paper in CHECKS for f in claim_files(paper)],
     output:
         csv=report(
-            "reports/claims.csv",
+            f"{REPORTS}/claims.csv",
             caption="../report/claims.rst",
             category="Claims",
             subcategory="All papers",
         ),
-        md="reports/claims.md",
+        md=f"{REPORTS}/claims.md",
     log:
-        "logs/claims.log",
-    conda:
-        "../envs/dpbandits.yaml"
-    script:
-        "../scripts/claims.py"
+        f"{LOGS}/claims.log",
+    params:
+        config=job_config(),
+        code=code("claims"),
+    run:
+        run_job(script("claims"), input, output, params, wildcards, log, workflow)

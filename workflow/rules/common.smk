@@ -1,14 +1,13 @@
-# Shared set-up: config validation (before any job runs) and helper functions, so that rules
-# carry no lambdas.
+# Shared set-up: config validation (before any job runs), the output roots, what each job depends
+# on (params.config and params.code, see dpbandits.provenance) and the helper functions, so that
+# rules carry no lambdas.
 from pathlib import Path
 
+from dpbandits import registry
 from dpbandits.config import validate_config, validate_config_file
+from dpbandits.provenance import code_digest, select_config
+from dpbandits.workflow import run_job
 from dpbandits.workflow_guard import prepare_workdir
-from dpbandits.experiments import online as online_exp
-from dpbandits.experiments.online_bandit import ALGORITHMS as ONLINE_BANDIT_ALGORITHMS
-from dpbandits.online.bandit_checks import CHECKS as ONLINE_BANDIT_CHECKS
-from dpbandits.online.exact_checks import CHECKS as ONLINE_EXACT_CHECKS
-from dpbandits.online.full_info_checks import CHECKS as ONLINE_FULL_INFO_CHECKS
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
 for user_config in workflow.overwrite_configfiles:
@@ -23,24 +22,171 @@ if workflow.is_main_process:
     ).messages():
         logger.warning(f"dpbandits: {message}")
 
-ONLINE_FIG = config["online"]["figures"]
+# ---- output roots --------------------------------------------------------------------------
+# Scales never mix: every scale has its own results and reports (the paper scale writes the
+# committed reports/; the smoke scale reports/smoke/, git-ignored). Everything a root seed
+# determines lives under results/<scale>/seed<seed>/, so runs under several seeds (the stability
+# sweep) coexist; checks that draw no random numbers live under results/<scale>/exact/.
+SCALE = config["scale"]
+SEED = config["seed"]
+RESULTS = f"results/{SCALE}"
+RUN = f"{RESULTS}/seed{{seed}}"  # pattern: the seed is a wildcard of every seeded job
+MAIN = f"{RESULTS}/seed{SEED}"  # the run the reports show
+EXACT = f"{RESULTS}/exact"
+REPORTS = "reports" if SCALE == "paper" else f"reports/{SCALE}"
+LOGS = f"logs/{SCALE}"
+SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
 
 
 wildcard_constraints:
+    seed="[0-9]+",
     setting="[A-Za-z0-9_]+",
     algorithm="[a-z0-9_]+",
     eps="[0-9.e+-]+|nonprivate",
     block="[0-9]+",
     figure="[A-Za-z0-9_]+",
-    check="[A-Za-z0-9_-]+",
     design="[a-z0-9_]+",
     variant="[a-z0-9_]+",
     baseline="[a-z0-9_]+",
 
 
-def online_sim_blocks(wildcards=None):
-    """Every simulation block of the Figures 1-2 grid."""
-    return [cell.path for cell in online_exp.figure_cells(config)]
+def script(name):
+    """Path of the entry point workflow/scripts/<name>.py."""
+    return str(SCRIPTS / f"{name}.py")
+
+
+def code(*entries):
+    """Digest of the code a rule runs: its entry point(s) and every dpbandits module they import
+    (``params.code``: an edit reruns exactly the rules that execute the edited file)."""
+    return code_digest(
+        *[
+            e.partition(":")[0] if e.startswith("dpbandits") else Path(script(e))
+            for e in entries
+        ]
+    )
+
+
+def job_config(*paths):
+    """``params.config`` of a job: the config values at ``paths`` (plus the scale). In a seeded
+    rule the seed is the ``seed`` wildcard; formatted paths take the job's wildcards
+    (``online.figures.settings.{setting}``)."""
+
+    def select(wildcards):
+        values = dict(wildcards.items())
+        chosen = [p.format(**values) for p in ("scale", *paths) if p != "seed"]
+        out = select_config(config, chosen)
+        if "seed" in paths:
+            out = {"seed": int(values.get("seed", SEED)), **out}
+        return out
+
+    return select
+
+
+def at_seed(path):
+    """A seeded result path of the main run (the seed the reports show)."""
+    return path.replace("{seed}", str(SEED))
+
+
+def main_run(paths):
+    return [at_seed(p) for p in paths]
+
+
+# ---- checks: one registry for the four papers (dpbandits.registry) ---------------------------
+CHECKS = {paper: registry.checks_of(paper) for paper in registry.PAPERS}
+
+
+def check_root(spec, seed_pattern=True):
+    """Where a check's outputs live: its run's seed root, or the exact root for checks that
+    draw no random numbers and read no seeded results (they run once, whatever the seed).
+    """
+    if not spec.seeded and not spec.inputs:
+        return EXACT
+    return RUN if seed_pattern else MAIN
+
+
+def check_claims(spec, seed_pattern=False):
+    return f"{check_root(spec, seed_pattern)}/claims/{spec.paper}/{spec.id}.parquet"
+
+
+def check_figure_data(spec, seed_pattern=False):
+    return f"{check_root(spec, seed_pattern)}/figures/{spec.paper}/{spec.id}.parquet"
+
+
+def check_table_data(spec, seed_pattern=False):
+    return f"{check_root(spec, seed_pattern)}/tables/{spec.paper}/{spec.table.name}.parquet"
+
+
+def check_outputs(spec):
+    """A check rule's outputs: its claim rows, and its figure's or table's data."""
+    out = {"claims": check_claims(spec, seed_pattern=True)}
+    if spec.figure:
+        out["figure"] = check_figure_data(spec, seed_pattern=True)
+    if spec.table is not None:
+        out["table"] = check_table_data(spec, seed_pattern=True)
+    return out
+
+
+def check_log(spec):
+    if check_root(spec) == EXACT:
+        return f"{LOGS}/{spec.paper}/exact/check_{spec.id}.log"
+    return f"{LOGS}/{spec.paper}/seed{{seed}}/check_{spec.id}.log"
+
+
+def check_inputs(spec):
+    """A check's input files (registry order), in its run's seed root."""
+    return [f"{RUN}/{p}" for files in spec.inputs.values() for p in files]
+
+
+def spec_digest(spec):
+    """A digest of a check's registry record (function, inputs, config, sizes, ...): editing one
+    record reruns that check only."""
+    import hashlib
+
+    return hashlib.sha256(repr(spec).encode()).hexdigest()[:16]
+
+
+def check_params_config(spec):
+    from dpbandits.evaluation import config_paths
+
+    return job_config(*config_paths(spec))
+
+
+def claim_files(paper):
+    """The claim rows of every check of one paper, for the main run."""
+    return [check_claims(spec) for spec in CHECKS[paper].values()]
+
+
+def check_figures(paper):
+    return [
+        f"{REPORTS}/figures/{paper}/check_{spec.id}.{ext}"
+        for spec in CHECKS[paper].values()
+        if spec.figure
+        for ext in ("pdf", "png")
+    ]
+
+
+def check_tables(paper):
+    return [
+        f"{REPORTS}/tables/{paper}/{spec.table.name}.{ext}"
+        for spec in CHECKS[paper].values()
+        if spec.table is not None
+        for ext in ("tex", "csv")
+    ]
+
+
+# ---- online paper (Hu, Huang, Mehta & Hegde) ---------------------------------------------------
+from dpbandits.experiments import online as online_exp
+from dpbandits.experiments import online_bandit as online_bandit_exp
+
+ONLINE_FIG = config["online"]["figures"]
+
+
+def online_sim_blocks(wildcards):
+    """Every simulation block of the Figures 1-2 grid, in the run's seed root."""
+    return [
+        f"{RUN}/{cell.path}".format(seed=wildcards.seed)
+        for cell in online_exp.figure_cells(config)
+    ]
 
 
 def online_figure_subcategory(wildcards):
@@ -55,246 +201,45 @@ def online_figure_setting(wildcards):
     raise ValueError(f"no setting draws figure {wildcards.figure!r}")
 
 
+def online_figure_config(wildcards):
+    setting = online_figure_setting(wildcards)
+    return select_config(
+        config,
+        [
+            "scale",
+            "online.figures.horizon",
+            "online.figures.checkpoints.linear",
+            f"online.figures.settings.{setting}",
+        ],
+    )
+
+
 def online_figures():
     names = [spec["figure"] for spec in ONLINE_FIG["settings"].values()]
     return expand(
-        "reports/figures/online/{figure}{variant}.{ext}",
+        f"{REPORTS}/figures/online/{{figure}}{{variant}}.{{ext}}",
         figure=names,
         variant=["", "_logx"],
         ext=["pdf", "png"],
     )
 
 
-def online_claim_files():
-    checks = [
-        "FIG-C1",
-        "FIG-C2",
-        "FIG-SHAPE",
-        "FIG-EPS",
-        "P-AUDIT-DPSE",
-        "P-AUDIT-LAZY-RELEASE",
-        "P-AUDIT-RNM",
-        "P-MC-ALG1",
-        "P-MC-ADAP",
-        "P-AUDIT-ADAP-RELEASE",
-        *ONLINE_FULL_INFO_CHECKS,
-        *ONLINE_BANDIT_CHECKS,
-        "BT-8",
-        *ONLINE_EXACT_CHECKS,
-    ]
-    return expand("results/claims/online/{check}.csv", check=checks)
-
-
-# Theory checks (each its own named rule, see online_theory.smk). FT-* and BT-* read simulated
-# designs; FT-9 and U-* are exact.
-ONLINE_SCALING_CHECKS = [
-    "FT-1",
-    "FT-3",
-    "FT-4",
-    "FT-5",
-    "FT-6",
-    "FT-7",
-    "BT-1",
-    "BT-2",
-    "BT-4",
-    "BT-7",
-]
-ONLINE_THEORY_CHECKS = [
-    *ONLINE_FULL_INFO_CHECKS,
-    *ONLINE_BANDIT_CHECKS,
-    *[c for c in ONLINE_EXACT_CHECKS if c != "P-EXACT-RNM"],
-]
-
-
-def online_check_rule(check):
-    """Rule name of a check: FT-1 -> online_check_ft_1."""
-    return f"online_check_{check.lower().replace('-', '_')}"
-
-
-def online_check_inputs(check):
-    """The design tables a check reads, in the order its script expects them."""
-    if check in ONLINE_FULL_INFO_CHECKS:
-        designs = ONLINE_FULL_INFO_CHECKS[check][1]
-        return expand("results/sim/online/full_info/{design}.parquet", design=designs)
-    if check in ONLINE_BANDIT_CHECKS:  # per design, one table per algorithm
-        return [
-            f"results/sim/online/bandit/{design}/{algorithm}.parquet"
-            for design in ONLINE_BANDIT_CHECKS[check][1]
-            for algorithm in ONLINE_BANDIT_ALGORITHMS
-        ]
-    return []
-
-
-def online_check_figures():
-    return expand(
-        "reports/figures/online/check_{check}.{ext}",
-        check=ONLINE_SCALING_CHECKS,
-        ext=["pdf", "png"],
-    )
-
-
-# ---- dueling paper (Saha & Asi): designs, one named rule per check ----------------------------
-from dpbandits.dueling.alg1_checks import CHECKS as DUELING_ALG1_CHECKS
-from dpbandits.dueling.alg1_checks import SCALING as DUELING_ALG1_SCALING
-from dpbandits.dueling.alg2_checks import CHECKS as DUELING_ALG2_CHECKS
-from dpbandits.dueling.alg2_checks import SCALING as DUELING_ALG2_SCALING
-from dpbandits.dueling.audits import CHECKS as DUELING_PRIVACY_CHECKS
-from dpbandits.dueling.solver_checks import CHECKS as DUELING_SOLVER_CHECKS
-from dpbandits.dueling.unit_checks import CHECKS as DUELING_UNIT_CHECKS
+# ---- dueling paper (Saha & Asi) ----------------------------------------------------------------
 from dpbandits.experiments import dueling as dueling_exp
 
-# Rules named after what they reproduce (the two scaling rules the workflow is known for:
-# regret vs K/eps on the lower-bound instance, and overhead vs d^6/(kappa eps)).
-DUELING_RULE_NAMES = {
-    "A1": "dueling_bintree_accuracy",
-    "A2": "dueling_bintree_privacy",
-    "A6a": "dueling_ebs_properties",
-    "L6": "dueling_lemma6_constants",
-    "L10": "dueling_lemma10_threshold",
-    "LB": "dueling_lower_bound_instance",
-    "KAPPA": "dueling_kappa_definitions",
-    "A3": "dueling_sensitivity_alg1",
-    "A4": "dueling_sensitivity_alg2",
-    "A5-ALG1": "dueling_audit_alg1",
-    "A5-LITERAL": "dueling_audit_alg1_literal",
-    "A5-ALG2": "dueling_audit_alg2",
-    "A6b": "dueling_ebs_unbiased_after_elimination",
-    "A7": "dueling_design_solver",
-    "A8": "dueling_private_mle",
-    "C12": "dueling_alg1_vs_alg2",
-    "B3": "dueling_regret_vs_T",
-    "B4": "dueling_overhead_vs_eps",
-    "B5": "dueling_overhead_vs_K",
-    "B6": "dueling_overhead_vs_gap",
-    "B7": "dueling_regret_vs_K_over_eps",
-    "B9": "dueling_central_vs_local",
-    "C5": "dueling_regret_vs_T_dense",
-    "C6": "dueling_privacy_for_free",
-    "C7": "dueling_overhead_vs_d6_over_kappa_eps",
-    "C8": "dueling_overhead_vs_eps_d3",
-}
+
+def explore_notebook_dueling_inputs():
+    """The dueling tables the exploration notebook plots (Theorem 2 and Remark 4)."""
+    return [
+        f"{MAIN}/sim/dueling/alg1/{design}/{variant}.parquet"
+        for design in ("eps_grid", "k_grid")
+        for variant in dueling_exp.ALG1_VARIANTS[design]
+    ] + [f"{MAIN}/sim/dueling/alg2/dense_runs.parquet"]
 
 
-def dueling_check_rule(check):
-    """Rule name of a dueling check: B7 -> dueling_regret_vs_K_over_eps, B1 -> dueling_check_b1."""
-    return DUELING_RULE_NAMES.get(
-        check, f"dueling_check_{check.lower().replace('-', '_')}"
-    )
-
-
-def dueling_check_inputs(check):
-    """The design tables a check reads, in the order its script expects them."""
-    if check in DUELING_ALG1_CHECKS:
-        tables = [
-            f"results/sim/dueling/alg1/{design}/{variant}.parquet"
-            for design in DUELING_ALG1_CHECKS[check][1]
-            for variant in dueling_exp.ALG1_VARIANTS[design]
-        ]
-        if (
-            check == "B8"
-        ):  # plus the non-private baselines, appended to its design table
-            tables += expand(
-                "results/sim/dueling/baselines/{baseline}.parquet",
-                baseline=dueling_exp.FINITE_BASELINES,
-            )
-        return tables
-    if check in DUELING_ALG2_CHECKS:  # per design, its runs and its phases
-        return [
-            f"results/sim/dueling/alg2/{design}_{part}.parquet"
-            for design in DUELING_ALG2_CHECKS[check][1]
-            for part in ("runs", "phases")
-        ] + (["results/sim/dueling/alg2/maxinp.parquet"] if check == "C10" else [])
-    return []
-
-
-DUELING_CHECKS = [
-    *DUELING_UNIT_CHECKS,
-    *DUELING_PRIVACY_CHECKS,
-    *DUELING_SOLVER_CHECKS,
-    *DUELING_ALG1_CHECKS,
-    *DUELING_ALG2_CHECKS,
-]
-DUELING_SCALING = ["A1", *DUELING_ALG1_SCALING, *DUELING_ALG2_SCALING]
-
-
-def dueling_claim_files():
-    return expand("results/claims/dueling/{check}.csv", check=DUELING_CHECKS)
-
-
-def dueling_check_figures():
-    return expand(
-        "reports/figures/dueling/check_{check}.{ext}",
-        check=DUELING_SCALING,
-        ext=["pdf", "png"],
-    )
-
-
-# ---- quantile paper (Nikolakakis, Kalogerias, Sheffet & Sarwate): designs, figures, checks --------
+# ---- quantile paper (Nikolakakis, Kalogerias, Sheffet & Sarwate) ------------------------------
 from dpbandits.experiments import quantile as quantile_exp
-from dpbandits.quantile.analytic_checks import CHECKS as QUANTILE_ANALYTIC_CHECKS
-from dpbandits.quantile.baseline_checks import CHECKS as QUANTILE_BASELINE_CHECKS
-from dpbandits.quantile.baseline_checks import SCALING as QUANTILE_BASELINE_SCALING
-from dpbandits.quantile.baseline_checks import TABLES as QUANTILE_CHECK_TABLES
-from dpbandits.quantile.dp_checks import CHECKS as QUANTILE_DP_CHECKS
-from dpbandits.quantile.dp_checks import SCALING as QUANTILE_DP_SCALING
-from dpbandits.quantile.seq_checks import CHECKS as QUANTILE_SEQ_CHECKS
-from dpbandits.quantile.seq_checks import SCALING as QUANTILE_SEQ_SCALING
 
-# Rules named after what they reproduce, so `snakemake --list-rules` reads like the paper.
-QUANTILE_RULE_NAMES = {
-    "A1": "quantile_conventions",
-    "A2": "quantile_gap_engine",
-    "A3": "quantile_thm2_distance_to_flip",
-    "A4": "quantile_lemma2_tv_sandwich",
-    "A5": "quantile_prop1_lipschitz",
-    "A7": "quantile_thm5_kl_erratum",
-    "A8": "quantile_thm6_sensitivity",
-    "A9": "quantile_thm6_exact_privacy_loss",
-    "AUDIT-DPSEQ": "quantile_audit_dp_seq",
-    "B1": "quantile_thm1_coverage",
-    "B2": "quantile_lemma1_uniform_coverage",
-    "F1": "quantile_fig1_claims",
-    "A10": "quantile_invariance_monotone_maps",
-    "A11": "quantile_run_records",
-    "B3": "quantile_thm3_delta_pac",
-    "B4": "quantile_thm4_explicit_bound",
-    "B5": "quantile_thm4_samples_vs_gap",
-    "B6": "quantile_thm4_samples_vs_delta",
-    "B7": "quantile_thm5_lower_bound",
-    "B8": "quantile_zero_gap_never_terminates",
-    "B9": "quantile_thm7a_dp_correctness",
-    "B10": "quantile_thm7b_elimination_epoch",
-    "B11": "quantile_thm8_dp_sample_bound",
-    "B12": "quantile_dp_cost_vs_eps",
-    "B13": "quantile_dp_cost_vs_gap",
-    "B14": "quantile_dp_cost_vs_K",
-    "B15": "quantile_epoch_seq_vs_seq",
-    "F2": "quantile_fig2_claims",
-    "F3A": "quantile_fig3_upper_claims",
-    "F3B": "quantile_fig3_lower_claims",
-    "F4A": "quantile_fig4_upper_claims",
-    "F4B": "quantile_fig4_lower_claims",
-    # optional baselines and checks (additions, not in the paper; spec 5 and 6.4)
-    "D1": "quantile_qpac_at_discontinuity",
-    "D2": "quantile_baselines_context",
-    "D3": "quantile_cauchy_heavy_tails",
-}
-QUANTILE_SIM_CHECKS = {
-    **QUANTILE_SEQ_CHECKS,
-    **QUANTILE_DP_CHECKS,
-    **QUANTILE_BASELINE_CHECKS,
-}
-QUANTILE_CHECKS = [
-    *QUANTILE_ANALYTIC_CHECKS,
-    "AUDIT-DPSEQ",
-    "F1",
-    *QUANTILE_SIM_CHECKS,
-]
-QUANTILE_SCALING = [
-    *QUANTILE_SEQ_SCALING,
-    *QUANTILE_DP_SCALING,
-    *QUANTILE_BASELINE_SCALING,
-]
 # figure -> (rule name, designs it reads, in order)
 QUANTILE_FIGURES = {
     "fig1": ("quantile_fig1_gap_curves", []),
@@ -307,53 +252,25 @@ QUANTILE_FIGURES = {
 }
 
 
-def quantile_check_inputs(check):
-    """The design tables a check reads, in the order its function expects them."""
-    if check in QUANTILE_SIM_CHECKS:
-        return expand(
-            "results/sim/quantile/{design}.parquet",
-            design=QUANTILE_SIM_CHECKS[check][1],
-        )
-    return []
-
-
 def quantile_figure_inputs(figure):
     return expand(
-        "results/sim/quantile/{design}.parquet", design=QUANTILE_FIGURES[figure][1]
+        f"{MAIN}/sim/quantile/{{design}}.parquet", design=QUANTILE_FIGURES[figure][1]
     )
 
 
-def quantile_claim_files():
-    return expand("results/claims/quantile/{check}.csv", check=QUANTILE_CHECKS)
+def quantile_design_config(wildcards):
+    return job_config("seed", *quantile_exp.design_config(wildcards.design))(wildcards)
 
 
 def quantile_figures():
     return expand(
-        "reports/figures/quantile/{figure}.{ext}",
+        f"{REPORTS}/figures/quantile/{{figure}}.{{ext}}",
         figure=list(QUANTILE_FIGURES),
         ext=["pdf", "png"],
     )
 
 
-def quantile_check_tables():
-    """The informational tables some checks write (D2: reports/tables/quantile/baselines)."""
-    return expand(
-        "reports/tables/quantile/{name}.{ext}",
-        name=list(QUANTILE_CHECK_TABLES.values()),
-        ext=["tex", "csv"],
-    )
-
-
-def quantile_check_figures():
-    return expand(
-        "reports/figures/quantile/check_{check}.{ext}",
-        check=QUANTILE_SCALING,
-        ext=["pdf", "png"],
-    )
-
-
-# ---- contextual paper (Ma, Jiang, Zhao, Yang & Yu): simulation jobs, figures, checks ----------
-from dpbandits.contextual import registry as contextual_registry
+# ---- contextual paper (Ma, Jiang, Zhao, Yang & Yu) ---------------------------------------------
 from dpbandits.experiments import contextual as contextual_exp
 
 
@@ -362,19 +279,16 @@ wildcard_constraints:
     dataset="|".join(contextual_exp.DATASETS),
 
 
-CONTEXTUAL_CHECKS = list(contextual_registry.CHECKS)
-CONTEXTUAL_SCALING = list(contextual_registry.SCALING)
-
-
 def contextual_sim(job):
-    return f"results/sim/contextual/{job}.parquet"
+    return f"{MAIN}/sim/contextual/{job}.parquet"
+
+
+def contextual_job_config(wildcards):
+    return job_config("seed", *contextual_exp.job_config(wildcards.job))(wildcards)
 
 
 def contextual_table_inputs():
-    return expand(
-        "results/sim/contextual/table_{dataset}.parquet",
-        dataset=contextual_exp.DATASETS,
-    )
+    return [contextual_sim(f"table_{d}") for d in contextual_exp.DATASETS]
 
 
 CONTEXTUAL_FIGURES = {  # figure -> named inputs of its rule
@@ -385,7 +299,7 @@ CONTEXTUAL_FIGURES = {  # figure -> named inputs of its rule
     "fig6_code": {"sim": contextual_sim("fig6")},
     "fig7": {"sim": contextual_sim("fig7")},
     "fig7_code": {
-        "sims": [contextual_sim(j) for j in contextual_registry.input_jobs("fig7_code")]
+        "sims": [contextual_sim(f"fig7_code_{e:g}") for e in contextual_exp.EPS_GRID]
     },
     "fig8": {"sim": contextual_sim("fig8")},
     "fig9a": {"sim": contextual_sim("fig9a")},
@@ -393,9 +307,7 @@ CONTEXTUAL_FIGURES = {  # figure -> named inputs of its rule
     "fig9c": {"sim": contextual_sim("fig9c")},
     "presets": {
         "fig7": contextual_sim("fig7"),
-        "code": [
-            contextual_sim(j) for j in contextual_registry.input_jobs("fig7_code")
-        ],
+        "code": [contextual_sim(f"fig7_code_{e:g}") for e in contextual_exp.EPS_GRID],
         "presets": contextual_sim("presets"),
     },
 }
@@ -413,8 +325,6 @@ CONTEXTUAL_FIGURE_FILES = {
     "fig9c": "fig9c_order",
     "presets": "presets_comparison",
 }
-
-
 CONTEXTUAL_FIGURE_TITLES = {
     "fig3": "Figure 3",
     "fig4": "Figure 4",
@@ -431,46 +341,36 @@ CONTEXTUAL_FIGURE_TITLES = {
 }
 
 
+def contextual_figure_config(fig):
+    """Figure 3 draws one run itself (the largest Figure 7 horizon and batch); the others plot
+    simulation tables."""
+    if fig == "fig3":
+        return job_config("seed", "contextual.fig7.n_target", "contextual.fig7.batch")
+    return job_config()
+
+
 def contextual_figure_rule(fig):
     """Rule name of a figure: fig7 -> contextual_fig7_regret_vs_n."""
     return f"contextual_{CONTEXTUAL_FIGURE_FILES[fig]}"
 
 
-def contextual_check_rule(check):
-    return contextual_registry.CHECKS[check].rule
-
-
-def contextual_check_inputs(check):
-    """The simulation tables a check reads, in the order its script expects them."""
-    return [
-        contextual_sim(job)
-        for table in contextual_registry.CHECKS[check].tables
-        for job in contextual_registry.input_jobs(table)
-    ]
-
-
-def contextual_claim_files():
-    return expand("results/claims/contextual/{check}.csv", check=CONTEXTUAL_CHECKS)
-
-
 def contextual_outputs():
-    """Every contextual deliverable (figures, tables) for rule all."""
+    """Every contextual figure and table of the paper (rule all)."""
     figs = expand(
-        "reports/figures/contextual/{name}.{ext}",
-        name=[*CONTEXTUAL_FIGURE_FILES.values()]
-        + [f"check_{c}" for c in CONTEXTUAL_SCALING],
+        f"{REPORTS}/figures/contextual/{{name}}.{{ext}}",
+        name=list(CONTEXTUAL_FIGURE_FILES.values()),
         ext=["pdf", "png"],
     )
     tables = expand(
-        "reports/tables/contextual/{name}.{ext}",
-        name=["table1_datasets", "table2_reward_ratio", "checks"],
+        f"{REPORTS}/tables/contextual/{{name}}.{{ext}}",
+        name=["table1_datasets", "table2_reward_ratio"],
         ext=["tex", "csv"],
     )
     return figs + tables
 
 
 # ---- the Snakemake report (make report): captions rendered with the verdicts of each run ------
-REPORT_CAPTIONS = "results/report/captions"
+REPORT_CAPTIONS = f"{RESULTS}/report/captions"
 
 
 def report_caption(paper, name):
@@ -487,21 +387,20 @@ def report_caption_templates():
     )
 
 
+def paper_checks_tables():
+    return expand(
+        f"{REPORTS}/tables/{{paper}}/checks.{{ext}}",
+        paper=registry.PAPERS,
+        ext=["tex", "csv"],
+    )
+
+
 def all_table_files(wildcards):
     """Every LaTeX table the workflow builds (the inputs of rule all), for all_tables.tex."""
     return sorted(
         f
         for f in rules.all.input
-        if f.startswith("reports/tables/")
+        if f.startswith(f"{REPORTS}/tables/")
         and f.endswith(".tex")
-        and f != "reports/tables/all_tables.tex"
+        and f != f"{REPORTS}/tables/all_tables.tex"
     )
-
-
-def explore_notebook_dueling_inputs():
-    """The dueling tables the exploration notebook plots (Theorem 2 and Remark 4)."""
-    return [
-        f"results/sim/dueling/alg1/{design}/{variant}.parquet"
-        for design in ("eps_grid", "k_grid")
-        for variant in dueling_exp.ALG1_VARIANTS[design]
-    ] + ["results/sim/dueling/alg2/dense_runs.parquet"]

@@ -1,11 +1,10 @@
 # Contextual paper (Ma, Jiang, Zhao, Yang & Yu, locally private nonparametric contextual bandits
 # with transfer learning; spec shared/papers/ldp_contextual.md). Simulation jobs (experiments/
-# contextual.py) -> Figures 3-9 and Tables 1-2 -> one rule per check (registry:
-# dpbandits.contextual.registry) -> the table of every contextual check.
+# contextual.py) -> Figures 3-9 and Tables 1-2; the checks are rules of the one check registry
+# (checks.smk).
 
 
 localrules:
-    contextual_checks_table,
     contextual_table1_datasets,
     contextual_table2_reward_ratio,
 
@@ -13,33 +12,51 @@ localrules:
 rule contextual_simulate:
     """One simulation job of the contextual paper (a figure's grid, the theory grids, ...)."""
     output:
-        "results/sim/contextual/{job}.parquet",
+        f"{RUN}/sim/contextual/{{job}}.parquet",
     log:
-        "logs/contextual/simulate_{job}.log",
-    conda:
-        "../envs/dpbandits.yaml"
+        f"{LOGS}/contextual/seed{{seed}}/simulate_{{job}}.log",
     threads: 1
     resources:
         mem_mb=3000,
         runtime=60,
-    script:
-        "../scripts/contextual_simulate.py"
+    params:
+        config=contextual_job_config,
+        code=code("contextual_simulate"),
+    run:
+        run_job(
+            script("contextual_simulate"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )
 
 
 rule contextual_table_simulate:
     """Table 2's methods (LDPMAB w/wo, Linear w/wo, NN w/wo, ABSE) on one dataset."""
     output:
-        "results/sim/contextual/table_{dataset}.parquet",
+        f"{RUN}/sim/contextual/table_{{dataset}}.parquet",
     log:
-        "logs/contextual/table_{dataset}.log",
-    conda:
-        "../envs/dpbandits.yaml"
+        f"{LOGS}/contextual/seed{{seed}}/table_{{dataset}}.log",
     threads: 1
     resources:
         mem_mb=6000,
         runtime=60,
-    script:
-        "../scripts/contextual_table_simulate.py"
+    params:
+        config=job_config("seed", "contextual.tables"),
+        code=code("contextual_table_simulate"),
+    run:
+        run_job(
+            script("contextual_table_simulate"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )
 
 
 rule contextual_download_adult:
@@ -49,10 +66,19 @@ rule contextual_download_adult:
         config["contextual"]["download"]["adult_path"],
     log:
         "logs/contextual/download_adult.log",
-    conda:
-        "../envs/dpbandits.yaml"
-    script:
-        "../scripts/contextual_download_adult.py"
+    params:
+        config=job_config(),
+        code=code("contextual_download_adult"),
+    run:
+        run_job(
+            script("contextual_download_adult"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )
 
 
 # Figures 3-9 and the two extra figures (authors'-code Figure 7(a), presets comparison), each a
@@ -65,21 +91,30 @@ for fig, inputs in CONTEXTUAL_FIGURES.items():
         input:
             **inputs,
         output:
-            pdf=f"reports/figures/contextual/{CONTEXTUAL_FIGURE_FILES[fig]}.pdf",
+            pdf=f"{REPORTS}/figures/contextual/{CONTEXTUAL_FIGURE_FILES[fig]}.pdf",
             png=report(
-                f"reports/figures/contextual/{CONTEXTUAL_FIGURE_FILES[fig]}.png",
+                f"{REPORTS}/figures/contextual/{CONTEXTUAL_FIGURE_FILES[fig]}.png",
                 caption=report_caption("contextual", CONTEXTUAL_FIGURE_FILES[fig]),
                 category="contextual",
                 subcategory=CONTEXTUAL_FIGURE_TITLES[fig],
             ),
         log:
-            f"logs/contextual/figure_{fig}.log",
-        conda:
-            "../envs/dpbandits.yaml"
+            f"{LOGS}/contextual/figure_{fig}.log",
+        localrule: True
         params:
             figure=fig,
-        script:
-            "../scripts/contextual_figure.py"
+            config=contextual_figure_config(fig),
+            code=code("contextual_figure"),
+        run:
+            run_job(
+                script("contextual_figure"),
+                input,
+                output,
+                params,
+                wildcards,
+                log,
+                workflow,
+            )
 
 
 rule contextual_table1_datasets:
@@ -87,21 +122,23 @@ rule contextual_table1_datasets:
     input:
         contextual_table_inputs(),
     output:
-        tex="reports/tables/contextual/table1_datasets.tex",
+        tex=f"{REPORTS}/tables/contextual/table1_datasets.tex",
         csv=report(
-            "reports/tables/contextual/table1_datasets.csv",
+            f"{REPORTS}/tables/contextual/table1_datasets.csv",
             caption=report_caption("contextual", "table1_datasets"),
             category="contextual",
             subcategory="Tables",
         ),
     log:
-        "logs/contextual/table1.log",
-    conda:
-        "../envs/dpbandits.yaml"
+        f"{LOGS}/contextual/table1.log",
     params:
         table="table1",
-    script:
-        "../scripts/contextual_table.py"
+        config=job_config(),
+        code=code("contextual_table"),
+    run:
+        run_job(
+            script("contextual_table"), input, output, params, wildcards, log, workflow
+        )
 
 
 rule contextual_table2_reward_ratio:
@@ -109,91 +146,20 @@ rule contextual_table2_reward_ratio:
     input:
         contextual_table_inputs(),
     output:
-        tex="reports/tables/contextual/table2_reward_ratio.tex",
+        tex=f"{REPORTS}/tables/contextual/table2_reward_ratio.tex",
         csv=report(
-            "reports/tables/contextual/table2_reward_ratio.csv",
+            f"{REPORTS}/tables/contextual/table2_reward_ratio.csv",
             caption=report_caption("contextual", "table2_reward_ratio"),
             category="contextual",
             subcategory="Tables",
         ),
     log:
-        "logs/contextual/table2.log",
-    conda:
-        "../envs/dpbandits.yaml"
+        f"{LOGS}/contextual/table2.log",
     params:
         table="table2",
-    script:
-        "../scripts/contextual_table.py"
-
-
-rule contextual_checks_table:
-    """Every check of the contextual paper: statistic, CI, criterion and verdict (LaTeX + CSV)."""
-    input:
-        contextual_claim_files(),
-    output:
-        tex="reports/tables/contextual/checks.tex",
-        csv=report(
-            "reports/tables/contextual/checks.csv",
-            caption=report_caption("contextual", "checks"),
-            category="contextual",
-            subcategory="Tables",
-        ),
-    log:
-        "logs/contextual/checks_table.log",
-    conda:
-        "../envs/dpbandits.yaml"
-    params:
-        paper="contextual",
-        title="Ma, Jiang, Zhao, Yang and Yu (LDP contextual bandits)",
-    script:
-        "../scripts/checks_table.py"
-
-
-# One rule per check; the rate checks also draw their scaling figure.
-for check in CONTEXTUAL_CHECKS:
-    if check in CONTEXTUAL_SCALING:
-
-        rule:
-            name:
-                contextual_check_rule(check)
-            input:
-                contextual_check_inputs(check),
-            output:
-                claims=f"results/claims/contextual/{check}.csv",
-                pdf=f"reports/figures/contextual/check_{check}.pdf",
-                png=report(
-                    f"reports/figures/contextual/check_{check}.png",
-                    caption=report_caption("contextual", f"check_{check}"),
-                    category="contextual",
-                    subcategory=f"Check {check}",
-                ),
-            log:
-                f"logs/contextual/check_{check}.log",
-            conda:
-                "../envs/dpbandits.yaml"
-            resources:
-                mem_mb=3000,
-            params:
-                check=check,
-            script:
-                "../scripts/contextual_check.py"
-
-    else:
-
-        rule:
-            name:
-                contextual_check_rule(check)
-            input:
-                contextual_check_inputs(check),
-            output:
-                claims=f"results/claims/contextual/{check}.csv",
-            log:
-                f"logs/contextual/check_{check}.log",
-            conda:
-                "../envs/dpbandits.yaml"
-            resources:
-                mem_mb=3000,
-            params:
-                check=check,
-            script:
-                "../scripts/contextual_check.py"
+        config=job_config(),
+        code=code("contextual_table"),
+    run:
+        run_job(
+            script("contextual_table"), input, output, params, wildcards, log, workflow
+        )

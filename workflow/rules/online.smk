@@ -1,5 +1,6 @@
 # Hu, Huang, Mehta & Hegde: DP online learning (spec: shared/papers/dp_online_learning.md).
-# simulate -> aggregate -> Figures 1-2 / final-regret table -> figure checks.
+# simulate -> aggregate -> Figures 1-2 / final-regret table; the theory designs; their checks are
+# rules of the one check registry (checks.smk).
 
 
 localrules:
@@ -10,17 +11,28 @@ localrules:
 rule online_simulate:
     """One seed block of one cell of the Figures 1-2 grid (fast engines)."""
     output:
-        "results/sim/online/figures/{setting}/{algorithm}/eps{eps}/block{block}.parquet",
+        f"{RUN}/sim/online/figures/{{setting}}/{{algorithm}}/eps{{eps}}/block{{block}}.parquet",
     log:
-        "logs/online/simulate/{setting}_{algorithm}_eps{eps}_block{block}.log",
-    conda:
-        "../envs/dpbandits.yaml"
+        f"{LOGS}/online/simulate/seed{{seed}}/{{setting}}_{{algorithm}}_eps{{eps}}_block{{block}}.log",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=20,
-    script:
-        "../scripts/online_simulate.py"
+    params:
+        config=job_config(
+            "seed",
+            "online.figures.runs",
+            "online.figures.runs_per_job",
+            "online.figures.horizon",
+            "online.figures.checkpoints",
+            "online.figures.adap_alpha",
+            "online.figures.settings.{setting}.means",
+        ),
+        code=code("online_simulate"),
+    run:
+        run_job(
+            script("online_simulate"), input, output, params, wildcards, log, workflow
+        )
 
 
 rule online_aggregate:
@@ -28,81 +40,119 @@ rule online_aggregate:
     input:
         online_sim_blocks,
     output:
-        long="results/agg/online/figures.parquet",
-        runs="results/agg/online/figures_runs.parquet",
+        long=f"{RUN}/agg/online/figures.parquet",
+        runs=f"{RUN}/agg/online/figures_runs.parquet",
     log:
-        "logs/online/aggregate.log",
-    conda:
-        "../envs/dpbandits.yaml"
+        f"{LOGS}/online/seed{{seed}}/aggregate.log",
     resources:
         mem_mb=4000,
         runtime=10,
-    script:
-        "../scripts/online_aggregate.py"
+    params:
+        config=job_config(),
+        code=code("online_aggregate"),
+    run:
+        run_job(
+            script("online_aggregate"), input, output, params, wildcards, log, workflow
+        )
 
 
 rule online_figure:
     """Figure 1 (setting 1) and Figure 2 (setting 2): 3 panels, eps = 0.25, 0.5, 1."""
     input:
-        long="results/agg/online/figures.parquet",
+        long=f"{MAIN}/agg/online/figures.parquet",
     output:
-        pdf="reports/figures/online/{figure}.pdf",
+        pdf=f"{REPORTS}/figures/online/{{figure}}.pdf",
         png=report(
-            "reports/figures/online/{figure}.png",
+            f"{REPORTS}/figures/online/{{figure}}.png",
             caption=report_caption("online", "fig"),
             category="online",
             subcategory=online_figure_subcategory,
         ),
-        pdf_logx="reports/figures/online/{figure}_logx.pdf",
+        pdf_logx=f"{REPORTS}/figures/online/{{figure}}_logx.pdf",
         png_logx=report(
-            "reports/figures/online/{figure}_logx.png",
+            f"{REPORTS}/figures/online/{{figure}}_logx.png",
             caption=report_caption("online", "fig"),
             category="online",
             subcategory=online_figure_subcategory,
         ),
     log:
-        "logs/online/{figure}.log",
-    conda:
-        "../envs/dpbandits.yaml"
+        f"{LOGS}/online/{{figure}}.log",
     params:
         setting=online_figure_setting,
-    script:
-        "../scripts/online_figure.py"
+        config=online_figure_config,
+        code=code("online_figure"),
+    run:
+        run_job(
+            script("online_figure"), input, output, params, wildcards, log, workflow
+        )
 
 
 rule online_final_regret_table:
     """Final regrets of every panel (mean, s.d., bootstrap CI) as LaTeX and CSV."""
     input:
-        runs="results/agg/online/figures_runs.parquet",
+        runs=f"{MAIN}/agg/online/figures_runs.parquet",
     output:
-        tex="reports/tables/online/final_regret.tex",
+        tex=f"{REPORTS}/tables/online/final_regret.tex",
         csv=report(
-            "reports/tables/online/final_regret.csv",
+            f"{REPORTS}/tables/online/final_regret.csv",
             caption=report_caption("online", "final_regret"),
             category="online",
             subcategory="Tables",
         ),
     log:
-        "logs/online/final_regret_table.log",
-    conda:
-        "../envs/dpbandits.yaml"
-    script:
-        "../scripts/online_table.py"
+        f"{LOGS}/online/final_regret_table.log",
+    params:
+        config=job_config("seed", "online.figures.horizon", "online.checks.bootstrap"),
+        code=code("online_table"),
+    run:
+        run_job(script("online_table"), input, output, params, wildcards, log, workflow)
 
 
-rule online_check_figure_claims:
-    """FIG-C1 (similar to AdaP-KLUCB), FIG-C2 (beats DP-SE and Alg. 1), FIG-SHAPE, FIG-EPS."""
-    input:
-        long="results/agg/online/figures.parquet",
-        runs="results/agg/online/figures_runs.parquet",
+rule online_full_info_simulate:
+    """One design of the full-information checks: RNM-FTNL / naive FTNL, epoch engine."""
     output:
-        c1="results/claims/online/FIG-C1.csv",
-        c2="results/claims/online/FIG-C2.csv",
-        shape="results/claims/online/FIG-SHAPE.csv",
-        eps="results/claims/online/FIG-EPS.csv",
+        f"{RUN}/sim/online/full_info/{{design}}.parquet",
     log:
-        "logs/online/check_figure_claims.log",
-    conda:
-        "../envs/dpbandits.yaml"
-    script:
-        "../scripts/online_check_figures.py"
+        f"{LOGS}/online/full_info/seed{{seed}}/{{design}}.log",
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    params:
+        config=job_config("seed", "online.full_info"),
+        code=code("online_full_info_simulate"),
+    run:
+        run_job(
+            script("online_full_info_simulate"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )
+
+
+rule online_bandit_simulate:
+    """One design of the bandit theory checks for one algorithm (fast engines)."""
+    output:
+        f"{RUN}/sim/online/bandit/{{design}}/{{algorithm}}.parquet",
+    log:
+        f"{LOGS}/online/bandit/seed{{seed}}/{{design}}_{{algorithm}}.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    params:
+        config=job_config("seed", "online.bandit"),
+        code=code("online_bandit_simulate"),
+    run:
+        run_job(
+            script("online_bandit_simulate"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )

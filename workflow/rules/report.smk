@@ -1,5 +1,6 @@
 # The reviewer's view: captions with verdicts for `snakemake --report` (make report), one
-# standalone LaTeX document of every table, and the claims-at-a-glance summary.
+# standalone LaTeX document of every table, the claims-at-a-glance summary and the executed
+# exploration notebook.
 
 
 localrules:
@@ -12,16 +13,19 @@ rule report_captions:
     """Render workflow/report/<paper>/<name>.rst with the verdicts of the checks each figure or
     table supports (read from reports/claims.csv) for the Snakemake report."""
     input:
-        claims="reports/claims.csv",
+        claims=f"{REPORTS}/claims.csv",
         templates=report_caption_templates(),
     output:
         directory(REPORT_CAPTIONS),
     log:
-        "logs/report/captions.log",
-    conda:
-        "../envs/dpbandits.yaml"
-    script:
-        "../scripts/report_captions.py"
+        f"{LOGS}/report/captions.log",
+    params:
+        config=job_config(),
+        code=code("report_captions"),
+    run:
+        run_job(
+            script("report_captions"), input, output, params, wildcards, log, workflow
+        )
 
 
 rule all_tables:
@@ -29,29 +33,40 @@ rule all_tables:
     input:
         all_table_files,
     output:
-        "reports/tables/all_tables.tex",
+        f"{REPORTS}/tables/all_tables.tex",
     log:
-        "logs/report/all_tables.log",
-    conda:
-        "../envs/dpbandits.yaml"
-    script:
-        "../scripts/all_tables.py"
+        f"{LOGS}/report/all_tables.log",
+    params:
+        config=job_config(),
+        code=code("all_tables"),
+    run:
+        run_job(script("all_tables"), input, output, params, wildcards, log, workflow)
 
 
 rule claims_at_a_glance:
     """Counts of PASS / FAIL / INCONCLUSIVE / REPORT per paper and the failing checks, as
-    Markdown; the README's "claims at a glance" section is replaced by it when the workflow runs
-    in the repository."""
+    Markdown; at paper scale, the README's "claims at a glance" section is replaced by it.
+    """
     input:
-        "reports/claims.csv",
+        f"{REPORTS}/claims.csv",
     output:
-        "reports/claims_at_a_glance.md",
+        f"{REPORTS}/claims_at_a_glance.md",
     log:
-        "logs/report/claims_at_a_glance.log",
-    conda:
-        "../envs/dpbandits.yaml"
-    script:
-        "../scripts/claims_at_a_glance.py"
+        f"{LOGS}/report/claims_at_a_glance.log",
+    params:
+        readme="README.md" if SCALE == "paper" else "",
+        config=job_config(),
+        code=code("claims_at_a_glance"),
+    run:
+        run_job(
+            script("claims_at_a_glance"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )
 
 
 rule explore_notebook:
@@ -59,16 +74,20 @@ rule explore_notebook:
     to HTML, so that it never goes stale."""
     input:
         notebook="workflow/notebooks/explore.ipynb",
-        claims="reports/claims.csv",
-        online="results/agg/online/figures.parquet",
+        claims=f"{REPORTS}/claims.csv",
+        online=f"{MAIN}/agg/online/figures.parquet",
         dueling=explore_notebook_dueling_inputs(),
     output:
-        "reports/notebooks/explore.html",
+        f"{REPORTS}/notebooks/explore.html",
     log:
-        "logs/report/explore_notebook.log",
-    conda:
-        "../envs/dpbandits.yaml"
+        f"{LOGS}/report/explore_notebook.log",
     resources:
         mem_mb=4000,
-    script:
-        "../scripts/explore_notebook.py"
+    params:
+        roots={"REPORTS": REPORTS, "RESULTS": MAIN},
+        config=job_config(),
+        code=code("explore_notebook"),
+    run:
+        run_job(
+            script("explore_notebook"), input, output, params, wildcards, log, workflow
+        )

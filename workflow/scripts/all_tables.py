@@ -5,17 +5,13 @@ from pathlib import Path
 from dpbandits.claims import PAPER_TITLES
 from dpbandits.io import atomic_path
 from dpbandits.tables import tables_document
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    out = Path(smk.output[0])
+def main(job):
+    out = Path(job.output[0])
     by_paper = {}
-    for f in smk.input:  # reports/tables/<paper>/<name>.tex
+    for f in job.input:  # reports/tables/<paper>/<name>.tex
         path = Path(f)
         by_paper.setdefault(path.parent.name, []).append(path.relative_to(out.parent).as_posix())
     with atomic_path(out) as tmp:
         tmp.write_text(tables_document(by_paper, PAPER_TITLES, "dpbandits-replication: every table"))
-
-
-run_script(snakemake, main)

@@ -4,15 +4,11 @@ from pathlib import Path
 
 from dpbandits.claims import combine_claims, render_claims_markdown
 from dpbandits.io import atomic_path
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    frame = combine_claims(list(smk.input))
-    with atomic_path(smk.output.csv) as tmp:
+def main(job):
+    frame = combine_claims(list(job.input))
+    with atomic_path(job.output.csv) as tmp:
         frame.to_csv(tmp, index=False)
-    with atomic_path(smk.output.md) as tmp:
+    with atomic_path(job.output.md) as tmp:
         Path(tmp).write_text(render_claims_markdown(frame))
-
-
-run_script(snakemake, main)

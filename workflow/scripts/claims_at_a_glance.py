@@ -1,5 +1,5 @@
 """Entry point of rule claims_at_a_glance: the verdict counts per paper as Markdown, and the same
-table in README.md between its markers when the workflow runs in the repository."""
+table in README.md between its markers at paper scale (params.readme)."""
 
 import logging
 from pathlib import Path
@@ -7,16 +7,12 @@ from pathlib import Path
 from dpbandits.claims import combine_claims, render_claims_at_a_glance
 from dpbandits.io import atomic_path
 from dpbandits.readme import replace_marked_section
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    table = render_claims_at_a_glance(combine_claims([smk.input[0]]))
-    with atomic_path(smk.output[0]) as tmp:
+def main(job):
+    table = render_claims_at_a_glance(combine_claims([job.input[0]]))
+    with atomic_path(job.output[0]) as tmp:
         tmp.write_text(table + "\n")
-    readme = Path("README.md")
-    if readme.exists() and replace_marked_section(readme, "claims-at-a-glance", table):
+    readme = Path(job.params.readme) if job.params.readme else None  # paper scale only
+    if readme is not None and readme.exists() and replace_marked_section(readme, "claims-at-a-glance", table):
         logging.info("README.md: claims at a glance updated")
-
-
-run_script(snakemake, main)

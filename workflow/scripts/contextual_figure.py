@@ -6,7 +6,6 @@ import pandas as pd
 from dpbandits.contextual import figures
 from dpbandits.experiments.contextual import AUTHORS_FIG7A, partition_example
 from dpbandits.io import read_results_or_quarantine
-from dpbandits.workflow import run_script
 
 
 def _read(paths):
@@ -14,11 +13,11 @@ def _read(paths):
     return pd.concat([read_results_or_quarantine(p) for p in paths], ignore_index=True)
 
 
-def main(smk):
-    name, out = smk.params.figure, smk.output
-    inp = smk.input
+def main(job):
+    name, out = job.params.figure, job.output
+    inp = job.input
     if name == "fig3":
-        leaves, title = partition_example(smk.config["contextual"], smk.config["seed"])
+        leaves, title = partition_example(job.config["contextual"], job.config["seed"])
         figures.fig3_partition(leaves, out.pdf, out.png, title)
     elif name == "fig4":
         figures.fig4_rewards(out.pdf, out.png)
@@ -42,6 +41,3 @@ def main(smk):
         figures.presets_comparison(_read(inp.fig7), _read(inp.code), _read(inp.presets), out.pdf, out.png)
     else:
         raise ValueError(f"unknown contextual figure {name!r}")
-
-
-run_script(snakemake, main)

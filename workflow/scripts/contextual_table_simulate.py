@@ -2,12 +2,8 @@
 
 from dpbandits.experiments.contextual import simulate_table
 from dpbandits.io import write_results
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    table = simulate_table(smk.wildcards.dataset, smk.config["contextual"], smk.config["seed"])
-    write_results(table, smk.output[0])
-
-
-run_script(snakemake, main)
+def main(job):
+    table = simulate_table(job.wildcards.dataset, job.config["contextual"], job.config["seed"])
+    write_results(table, job.output[0])

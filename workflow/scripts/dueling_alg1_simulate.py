@@ -2,13 +2,9 @@
 
 from dpbandits.experiments.dueling import simulate_alg1
 from dpbandits.io import write_results
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    cfg, wc = smk.config, smk.wildcards
+def main(job):
+    cfg, wc = job.config, job.wildcards
     table = simulate_alg1(wc.design, wc.variant, cfg["dueling"]["alg1"], cfg["seed"])
-    write_results(table, smk.output[0])
-
-
-run_script(snakemake, main)
+    write_results(table, job.output[0])

@@ -2,14 +2,10 @@
 
 from dpbandits.experiments.dueling import simulate_alg2
 from dpbandits.io import write_results
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    cfg = smk.config
-    runs, phases = simulate_alg2(smk.wildcards.design, cfg["dueling"]["alg2"], cfg["seed"])
-    write_results(runs, smk.output.runs)
-    write_results(phases, smk.output.phases)
-
-
-run_script(snakemake, main)
+def main(job):
+    cfg = job.config
+    runs, phases = simulate_alg2(job.wildcards.design, cfg["dueling"]["alg2"], cfg["seed"])
+    write_results(runs, job.output.runs)
+    write_results(phases, job.output.phases)

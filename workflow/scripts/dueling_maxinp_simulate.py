@@ -2,13 +2,9 @@
 
 from dpbandits.experiments.dueling import simulate_maxinp_baseline
 from dpbandits.io import write_results
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    cfg = smk.config
+def main(job):
+    cfg = job.config
     table = simulate_maxinp_baseline(cfg["dueling"]["alg2"], cfg["seed"])
-    write_results(table, smk.output[0])
-
-
-run_script(snakemake, main)
+    write_results(table, job.output[0])

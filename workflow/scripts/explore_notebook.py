@@ -2,11 +2,7 @@
 render it to HTML."""
 
 from dpbandits.notebook import execute_notebook
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    execute_notebook(smk.input.notebook, smk.output[0], {"REPORTS": "reports", "RESULTS": "results"})
-
-
-run_script(snakemake, main)
+def main(job):
+    execute_notebook(job.input.notebook, job.output[0], dict(job.params.roots))

@@ -4,14 +4,10 @@ import logging
 
 from dpbandits.experiments import online as exp
 from dpbandits.io import write_results
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    long, per_run = exp.aggregate_blocks(list(smk.input))
-    write_results(long, smk.output.long)
-    write_results(per_run, smk.output.runs)
-    logging.info("%d blocks -> %d runs, %d rows", len(smk.input), len(per_run), len(long))
-
-
-run_script(snakemake, main)
+def main(job):
+    long, per_run = exp.aggregate_blocks(list(job.input))
+    write_results(long, job.output.long)
+    write_results(per_run, job.output.runs)
+    logging.info("%d blocks -> %d runs, %d rows", len(job.input), len(per_run), len(long))

@@ -4,14 +4,13 @@ dispatches on ``params.figure``; reads the design tables named by the rule."""
 from dpbandits.io import read_results_or_quarantine
 from dpbandits.quantile import figures
 from dpbandits.rng import make_rng
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    cfg, name = smk.config, smk.params.figure
+def main(job):
+    cfg, name = job.config, job.params.figure
     rng = make_rng(cfg["seed"], "quantile", "figure", name)
-    tables = [read_results_or_quarantine(p) for p in smk.input]
-    out = (smk.output.pdf, smk.output.png)
+    tables = [read_results_or_quarantine(p) for p in job.input]
+    out = (job.output.pdf, job.output.png)
     if name == "fig1":
         figures.plot_fig1(*out)
     elif name == "fig2":
@@ -22,6 +21,3 @@ def main(smk):
         figures.plot_fig4(*tables, *out, rng)
     else:
         raise ValueError(f"unknown quantile figure {name!r}")
-
-
-run_script(snakemake, main)

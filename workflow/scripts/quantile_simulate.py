@@ -2,13 +2,9 @@
 
 from dpbandits.experiments.quantile import simulate_design
 from dpbandits.io import write_results
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    cfg = smk.config
-    table = simulate_design(smk.wildcards.design, cfg["quantile"], cfg["seed"])
-    write_results(table, smk.output[0])
-
-
-run_script(snakemake, main)
+def main(job):
+    cfg = job.config
+    table = simulate_design(job.wildcards.design, cfg["quantile"], cfg["seed"])
+    write_results(table, job.output[0])

@@ -6,17 +6,13 @@ from pathlib import Path
 import pandas as pd
 
 from dpbandits.captions import render_captions
-from dpbandits.workflow import run_script
 
 
-def main(smk):
-    out = Path(smk.output[0])
+def main(job):
+    out = Path(job.output[0])
     tmp = out.with_name(f".{out.name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    templates = Path(smk.input.templates[0]).parents[1]  # workflow/report
-    render_captions(templates, pd.read_csv(smk.input.claims, dtype={"check_id": str}), tmp)
+    templates = Path(job.input.templates[0]).parents[1]  # workflow/report
+    render_captions(templates, pd.read_csv(job.input.claims, dtype={"check_id": str}), tmp)
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
-
-
-run_script(snakemake, main)

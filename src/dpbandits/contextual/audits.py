@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpbandits.audit import AuditResult, epsilon_lower_bound
+from dpbandits.audit import AuditResult, audit_claims, epsilon_lower_bound
 from dpbandits.claims import Claim
 from dpbandits.contextual.randomizer import report_batch
-from dpbandits.online.audits import audit_claims
 
-__all__ = ["audit_randomizer", "release_codes", "check_audit", "PAIRS", "CHECKS"]
+__all__ = ["audit_randomizer", "release_codes", "check_audit", "PAIRS"]
 
 PAPER = "contextual"
 ACTIVE = np.ones((4, 3), dtype=bool)
@@ -86,6 +85,3 @@ def check_audit(rng, scale, acfg, *, noise="faithful", noise_multiplier=1.0) -> 
         f"lower bound <= eps = {eps:g}", "FAIL" if code.refuted else ("PASS" if control.refuted else "INCONCLUSIVE"),
         code.n_samples, scale))
     return claims
-
-
-CHECKS = {"P-AUDIT": check_audit}

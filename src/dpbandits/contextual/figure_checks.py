@@ -65,7 +65,7 @@ from dpbandits.stats import (
     wilcoxon_less,
 )
 
-__all__ = ["CHECKS", "elimination_batches", "reward_ratios", "RELEASED_FIG7A", "SYMMETRIC_UNIFORM"]
+__all__ = ["elimination_batches", "reward_ratios", "RELEASED_FIG7A", "SYMMETRIC_UNIFORM"]
 
 PAPER = "contextual"
 _claim = partial(claim_row, PAPER)
@@ -669,19 +669,3 @@ def check_fs2(tables, rng, n_boot, scale):
              "primary learns neither from the target nor from eps_m = 2 sources, as in Figure 8 (T-3.4a-EPSM2))")
     return [_claim("FS2", "Supp. S2 (spec FS2)", "figure", claim, "Spearman rho(M, mean regret) (paired bootstrap 95%)",
                    rho, lo, hi, "rho <= -0.8", "PASS" if rho <= -0.8 else "FAIL", mat.size, scale)]
-
-
-CHECKS = {
-    "F6": (check_f6, ("fig6",)),
-    "F7a": (check_f7a, ("fig7", "fig7_code")),
-    "F7b": (check_f7b, ("fig7",)),
-    "F8": (check_f8, ("fig8",)),
-    "T-3.4c": (check_t34c, ("t34c",)),
-    "F9a": (check_f9a, ("fig9a",)),
-    "F9b": (check_f9b, ("fig9b",)),
-    "F9c": (check_f9c, ("fig9c",)),
-    "C-REF": (check_cref, ("fig7_code", "fig7")),
-    "T2": (check_t2, ("tables",)),
-    "FS1": (check_fs1, ("sym7", "sym8", "sym9")),
-    "FS2": (check_fs2, ("msweep",)),
-}

@@ -45,7 +45,7 @@ from dpbandits.checks import (
 from dpbandits.contextual.instances import BumpInstance
 from dpbandits.stats import holm, loglog_slope, mean_ci, paired_loglog_slope, wilcoxon_less
 
-__all__ = ["CHECKS", "uniform_regret", "spearman", "check_t26a", "check_t26b", "check_t26c", "check_t26d",
+__all__ = ["uniform_regret", "spearman", "check_t26a", "check_t26b", "check_t26c", "check_t26d",
            "check_t25", "check_literal"]
 
 PAPER = "contextual"
@@ -278,15 +278,3 @@ def check_literal(tables, rng, n_boot, scale) -> CheckOutput:
                                f"(mean {elims:.1f} eliminations per run)",
                                "per-round regret / uniform policy's (bootstrap 95%)", m / u, lo / u, hi / u,
                                "CI upper end < 0.8", verdict, len(g), scale)])
-
-
-CHECKS = {
-    "T-2.6a": (check_t26a, ("theory_n",)),
-    "T-2.6b": (check_t26b, ("theory_n",)),
-    "T-2.6c": (check_t26c, ("theory_eps",)),
-    "T-2.6d": (check_t26d, ("theory_dim",)),
-    "T-2.5": (check_t25, ("theory_n", "fig7_code_1", "baselines_n")),
-    "E-LITERAL": (check_literal, ("presets",)),
-}
-SCALING = ("T-2.6a", "T-2.6b", "T-2.6c")
-

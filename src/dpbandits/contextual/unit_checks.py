@@ -56,7 +56,7 @@ from dpbandits.mechanisms import laplace_sum
 from dpbandits.rng import derive_seed
 from dpbandits.stats import clopper_pearson, holm
 
-__all__ = ["CHECKS", "check_priv1", "check_priv2", "check_priv3", "check_est", "check_code_cb",
+__all__ = ["check_priv1", "check_priv2", "check_priv3", "check_est", "check_code_cb",
            "check_partition", "check_q", "check_behaviour", "check_margin", "check_alg",
            "check_figures_45", "single_bin_stats", "primary_radius", "unit_radius", "alg_violations"]
 
@@ -525,10 +525,3 @@ def check_figures_45(rng, scale, ucfg, *, instance=None) -> CheckOutput:
                "max |midpoint integral - 1| (400 x 400 grid)", err5, err5, err5, "< 2e-3",
                "PASS" if err5 < 2e-3 else "FAIL", 3, scale),
     ])
-
-
-CHECKS = {
-    "U-PRIV-1": check_priv1, "U-PRIV-2": check_priv2, "U-PRIV-3": check_priv3, "U-EST": check_est,
-    "E-CODE-CB": check_code_cb, "U-PART": check_partition, "U-Q": check_q, "U-BEH": check_behaviour,
-    "U-MARGIN": check_margin, "U-ALG": check_alg, "F4-F5": check_figures_45,
-}

@@ -27,13 +27,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from dpbandits.audit import epsilon_lower_bound
+from dpbandits.audit import audit_claims, epsilon_lower_bound
 from dpbandits.checks import band_verdict, worst_verdict
 from dpbandits.claims import Claim
 from dpbandits.dueling import ebs_elimination as ebs
 from dpbandits.dueling import goptimal_dpdb
 from dpbandits.dueling.instances import f3, g2
-from dpbandits.online.audits import audit_claims
 from dpbandits.rng import derive_seed
 
 __all__ = ["check_a3", "check_a4", "check_a5_alg1", "check_a5_literal", "check_a5_alg2", "check_a6b",

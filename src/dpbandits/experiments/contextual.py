@@ -72,7 +72,7 @@ from dpbandits.contextual.instances import BumpInstance, SymmetricInstance
 from dpbandits.contextual.ldpmab import Source, run_ldpmab
 from dpbandits.rng import derive_seed, make_rng
 
-__all__ = ["PAPER", "EPS_GRID", "JOBS", "EXTRA_JOBS", "jobs", "simulate_job", "run_seed", "Cell", "cells",
+__all__ = ["PAPER", "EPS_GRID", "JOBS", "EXTRA_JOBS", "jobs", "job_config", "simulate_job", "run_seed", "Cell", "cells",
            "make_instance",
            "fig6_settings", "TEST_POINT", "DATASETS", "TABLE_BUDGETS", "simulate_table",
            "load_table_data", "AUTHORS_FIG7A", "partition_example"]
@@ -299,6 +299,29 @@ JOBS = ("fig6", "fig7", *(f"fig7_code_{e:g}" for e in EPS_GRID), "fig8", "t34c",
 
 def jobs() -> tuple[str, ...]:
     return JOBS
+
+
+def job_config(job: str) -> tuple[str, ...]:
+    """The config values (dotted paths) one simulation job reads: what its rule declares, so that
+    it reruns exactly when one of them changes (dpbandits.provenance)."""
+    c = "contextual"
+    if job == "fig6":
+        return (f"{c}.fig6",)
+    if job.startswith("theory"):
+        return (f"{c}.theory",)
+    if job in ("fig7", "sym7") or job.startswith("fig7_code_"):
+        return (f"{c}.runs", f"{c}.fig7")
+    if job in ("fig8", "t34c", "sym8"):
+        return (f"{c}.runs", f"{c}.fig8")
+    if job in ("fig9a", "fig9b", "fig9c", "sym9"):
+        return (f"{c}.runs", f"{c}.fig9")
+    if job == "presets":
+        return (f"{c}.runs", f"{c}.presets", f"{c}.fig7.batch")
+    if job == "baselines_n":
+        return (f"{c}.runs", f"{c}.baselines", f"{c}.fig7.batch")
+    if job == "msweep":
+        return (f"{c}.runs", f"{c}.msweep")
+    raise ValueError(f"unknown contextual job {job!r}; allowed: {', '.join(JOBS)}")
 
 
 def _runs_for(job: str, cfg: dict) -> int:

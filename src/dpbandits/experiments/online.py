@@ -1,11 +1,11 @@
 """Experiments of the online paper: the grid of Figures 1-2 (settings x epsilons x algorithms,
 plus the non-private reference lines), its seed blocks and its Parquet files.
 
-File layout (ARCHITECTURE.md data flow):
-    results/sim/online/figures/{setting}/{algorithm}/eps{eps}/block{block}.parquet
+File layout (ARCHITECTURE.md data flow), under the run's seed root ``results/<scale>/seed<seed>/``:
+    sim/online/figures/{setting}/{algorithm}/eps{eps}/block{block}.parquet
 with ``eps`` = ``nonprivate`` for the reference lines, then
-    results/agg/online/figures.parquet       (long: one row per run and checkpoint)
-    results/agg/online/figures_runs.parquet  (one row per run: final regret, pulls, releases)
+    agg/online/figures.parquet       (long: one row per run and checkpoint)
+    agg/online/figures_runs.parquet  (one row per run: final regret, pulls, releases)
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ class Cell:
 
     @property
     def path(self) -> str:
-        return (f"results/sim/{PAPER}/{EXPERIMENT}/{self.setting}/{self.algorithm}/"
+        """Relative to the run's seed root."""
+        return (f"sim/{PAPER}/{EXPERIMENT}/{self.setting}/{self.algorithm}/"
                 f"eps{self.eps}/block{self.block}.parquet")
 
 

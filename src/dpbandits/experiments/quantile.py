@@ -59,7 +59,7 @@ from dpbandits.quantile import dp_seq, epoch_seq, max_q, qlucb, qpac, seq
 from dpbandits.quantile.instances import make_instance, transformed
 from dpbandits.rng import derive_seed
 
-__all__ = ["Cell", "DESIGNS", "SEQ_DESIGNS", "EPOCH_DESIGNS", "BASELINE_DESIGNS", "cells", "simulate_design",
+__all__ = ["design_config", "Cell", "DESIGNS", "SEQ_DESIGNS", "EPOCH_DESIGNS", "BASELINE_DESIGNS", "cells", "simulate_design",
            "DISC_GAPS", "GAUSS_QS", "FIG4_QS", "FIG4_SIGMAS", "FIG4_EPS", "instance_of"]
 
 PAPER = "quantile"
@@ -91,6 +91,39 @@ SEQ_DESIGNS = ("disc_grid", "gauss_q", "fig4_gauss", "fig4_logn", "invariance", 
 EPOCH_DESIGNS = ("fig4_lower", "dp_pac", "dp_eps", "dp_gap", "dp_k", "epoch_seq")
 BASELINE_DESIGNS = ("qpac_discontinuity", "baseline_context", "cauchy_tails")  # additions (spec 6.4)
 DESIGNS = SEQ_DESIGNS + EPOCH_DESIGNS + BASELINE_DESIGNS
+
+_CAP = "quantile.seq.cap_factor"
+_DESIGN_CONFIG = {  # design -> the config values its cells and runs read (provenance)
+    "disc_grid": ("quantile.seq.fig_runs", _CAP),
+    "gauss_q": ("quantile.seq.fig_runs", _CAP),
+    "fig4_gauss": ("quantile.seq.fig4_runs", _CAP),
+    "fig4_logn": ("quantile.seq.fig4_runs", _CAP),
+    "invariance": ("quantile.seq.invariance_runs", "quantile.dp.invariance_runs", _CAP),
+    "pac": ("quantile.seq.pac_runs", "quantile.seq.pac_heavy_runs", _CAP),
+    "gap_scaling": ("quantile.seq.smallest_gap", "quantile.seq.scaling_runs", _CAP),
+    "delta_scaling": ("quantile.seq.scaling_runs", _CAP),
+    "lower_bound": ("quantile.seq.lb_runs", _CAP),
+    "zero_gap": ("quantile.seq.zg_runs", "quantile.seq.zg_cap", _CAP),
+    "k_factor_seq": ("quantile.seq.k_runs", _CAP),
+    "logn10_seq": ("quantile.seq.logn10_runs", _CAP),
+    "fig4_lower": ("quantile.dp.fig4_runs",),
+    "dp_pac": ("quantile.dp.pac_runs",),
+    "dp_eps": ("quantile.dp.scaling_runs",),
+    "dp_gap": ("quantile.dp.scaling_runs",),
+    "dp_k": ("quantile.dp.k_runs",),
+    "epoch_seq": ("quantile.seq.fig_runs",),
+    "qpac_discontinuity": ("quantile.baselines.d1_runs", "quantile.baselines.d1_cap", _CAP),
+    "baseline_context": ("quantile.baselines.d2_runs", _CAP),
+    "cauchy_tails": ("quantile.baselines.d3_runs", _CAP),
+}
+
+
+def design_config(design: str) -> tuple[str, ...]:
+    """The config values (dotted paths) one design's simulation reads: what its job declares, so
+    that it reruns exactly when one of them changes (dpbandits.provenance)."""
+    if design not in _DESIGN_CONFIG:
+        raise ValueError(f"unknown quantile design {design!r}; allowed: {', '.join(DESIGNS)}")
+    return _DESIGN_CONFIG[design]
 
 
 @dataclass(frozen=True)
@@ -136,8 +169,9 @@ def _seq_cap(cell: Cell, cap_factor: int) -> int:
 
 def cells(design: str, settings: dict) -> list[Cell]:
     """The cells of one design; ``settings`` is the ``quantile`` config section."""
-    s, d = settings["seq"], DELTA
-    dp, dd = settings["dp"], DP_DELTA
+    # a design's job holds only the values it declares (design_config): missing ones are KeyErrors
+    s, d = settings.get("seq", {}), DELTA
+    dp, dd = settings.get("dp", {}), DP_DELTA
     if design == "disc_grid":
         r = s["fig_runs"]
         out = [Cell(design, "seq", "disc", 0.4, g, 1.0, 2, dl, r, crn=(g, dl, "A"))

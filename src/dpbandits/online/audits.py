@@ -31,16 +31,20 @@ import math
 
 import numpy as np
 
-from dpbandits.audit import AuditResult, epsilon_lower_bound
+from dpbandits.audit import AuditResult, audit_claims, epsilon_lower_bound
 from dpbandits.claims import Claim
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, rnm_ftnl
 from dpbandits.online.full_info import epoch_bounds
 from dpbandits.online.lazy_batches import DoublingBatchMeans
+from dpbandits.rng import make_rng
 
-__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "audit_claims",
+__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples",
            "rnm_ftnl_action_codes", "audit_rnm_ftnl", "bandit_action_codes", "audit_bandit",
-           "BANDIT_TABLE", "audit_adap_release"]
+           "BANDIT_TABLE", "audit_adap_release", "check_p_audit_dpse", "check_p_audit_lazy_release",
+           "check_p_audit_rnm", "check_p_mc_alg1", "check_p_mc_adap", "check_p_audit_adap_release"]
+
+PAPER = "online"
 
 # Pilot quantiles used to discretise a continuous release (tails carry the privacy loss).
 _LEVELS = np.array([1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 0.5, 0.7, 0.9, 0.97, 0.99, 0.997, 0.999])
@@ -255,24 +259,88 @@ def audit_adap_release(epsilon: float, n_samples: int, rng: np.random.Generator,
     return epsilon_lower_bound(pairs, len(_LEVELS) + 1, epsilon, confidence, "tails", labels)
 
 
-def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
-                 control: AuditResult, control_multiplier: float, scale: str,
-                 paper: str = "online") -> list[Claim]:
-    """Two claim rows: the audit of the real mechanism and its negative control."""
-    criterion = (f"CP lower bound <= epsilon = {real.epsilon:g} "
-                 f"({real.confidence:g} confidence, Bonferroni over {real.n_events} events x 2)")
-    # Without power (the broken control not caught) the audit says nothing: INCONCLUSIVE.
-    verdict = "INCONCLUSIVE" if not control.refuted else ("FAIL" if real.refuted else "PASS")
-    stat = "Clopper-Pearson lower bound on the privacy loss"
-    return [
-        Claim(paper, check_id, source, "privacy",
-              f"{mechanism} is epsilon-DP (black-box audit; tightest event: {real.best_event})",
-              stat, real.epsilon_lower_bound, np.nan, np.nan, criterion, verdict,
-              real.n_samples, scale),
-        Claim(paper, f"{check_id}-CONTROL", source, "privacy",
-              f"negative control: {mechanism} with its Laplace scale x{control_multiplier:g} "
-              f"(really epsilon/{control_multiplier:g}-DP) is caught by the audit",
-              stat, control.epsilon_lower_bound, np.nan, np.nan,
-              f"lower bound > epsilon = {control.epsilon:g}",
-              "PASS" if control.refuted else "FAIL", control.n_samples, scale),
-    ]
+# ---------------------------------------------------------------------------------------------
+# The audit checks (registry: dpbandits.online.check_registry). Each runs the real mechanism and
+# its negative control (Laplace scale x online.audit.control_noise_multiplier), each from its
+# own random stream (root seed, "online", "audit", mechanism, role).
+
+
+def _run(which: str, a: dict, rng: np.random.Generator, multiplier: float,
+         noise_factor: float = 2.0) -> AuditResult:
+    if which == "dp_se":
+        return audit_dp_se(a["epsilon"], a["dp_se_horizon"], a["samples"], rng, a["confidence"], multiplier)
+    if which == "lazy_release":
+        return audit_lazy_release(a["epsilon"], a["samples"], rng, a["confidence"], multiplier)
+    if which == "adap_release":
+        return audit_adap_release(a["epsilon"], a["samples"], rng, a["confidence"], multiplier)
+    if which in ("anytime_lazy_ucb", "adap_klucb"):  # whole algorithm, fixed table
+        eps = a["adap_klucb_epsilon"] if which == "adap_klucb" else a["epsilon"]
+        return audit_bandit(which, eps, a["samples"], rng, a["confidence"], multiplier)
+    if which == "rnm_ftnl":
+        return audit_rnm_ftnl(a["epsilon"], a["samples"], rng, a["confidence"], noise_factor, multiplier)
+    raise ValueError(f"unknown audited mechanism {which!r}")
+
+
+def _real_and_control(which: str, root_seed: int, a: dict) -> tuple[AuditResult, AuditResult]:
+    out = []
+    for role, mult in (("real", 1.0), ("control", a["control_noise_multiplier"])):
+        out.append(_run(which, a, make_rng(root_seed, PAPER, "audit", which, role), mult))
+    return out[0], out[1]
+
+
+def _audit_check(which, check_id, what, source, root_seed, scale, a) -> list[Claim]:
+    real, control = _real_and_control(which, root_seed, a)
+    return audit_claims(check_id, what, source, real, control, a["control_noise_multiplier"], scale, paper=PAPER)
+
+
+def check_p_audit_dpse(root_seed: int, scale: str, a: dict) -> list[Claim]:
+    """P-AUDIT-DPSE: DP-SE's epoch elimination (Sajed & Sheffet 2019) on neighbouring tables."""
+    return _audit_check("dp_se", "P-AUDIT-DPSE", "DP-SE's epoch elimination", "Sajed & Sheffet 2019; spec 5.1",
+                        root_seed, scale, a)
+
+
+def check_p_audit_lazy_release(root_seed: int, scale: str, a: dict) -> list[Claim]:
+    """P-AUDIT-LAZY-RELEASE: the doubling-batch Laplace release of Lazy-DP-TS and Alg. 1."""
+    return _audit_check("lazy_release", "P-AUDIT-LAZY-RELEASE",
+                        "the doubling-batch Laplace release of Lazy-DP-TS / Alg. 1", "Thms 2, 4", root_seed, scale, a)
+
+
+def check_p_mc_alg1(root_seed: int, scale: str, a: dict) -> list[Claim]:
+    """P-MC-ALG1: Anytime-Lazy-UCB (Alg. 1), whole action sequence, K = 2, T = 8."""
+    return _audit_check("anytime_lazy_ucb", "P-MC-ALG1",
+                        "Anytime-Lazy-UCB (Alg. 1), whole action sequence, K = 2, T = 8, one reward vector replaced",
+                        "Thm 2; spec 6.5 P-MC-BANDIT", root_seed, scale, a)
+
+
+def check_p_mc_adap(root_seed: int, scale: str, a: dict) -> list[Claim]:
+    """P-MC-ADAP: AdaP-KLUCB, whole action sequence (at eps = online.audit.adap_klucb_epsilon)."""
+    return _audit_check("adap_klucb", "P-MC-ADAP",
+                        "AdaP-KLUCB, whole action sequence, K = 2, T = 8, one reward vector replaced (audited at "
+                        "eps = online.audit.adap_klucb_epsilon: at eps = 1 the optimistic shift clips every private "
+                        "mean to 1 at T = 8 and the audit has no power)",
+                        "Azize & Basu 2022; spec 6.5 P-MC-BANDIT", root_seed, scale, a)
+
+
+def check_p_audit_adap_release(root_seed: int, scale: str, a: dict) -> list[Claim]:
+    """P-AUDIT-ADAP-RELEASE: AdaP-KLUCB's episode-mean Laplace release."""
+    return _audit_check("adap_release", "P-AUDIT-ADAP-RELEASE", "AdaP-KLUCB's episode-mean Laplace release",
+                        "Azize & Basu 2022; spec 5.2", root_seed, scale, a)
+
+
+def check_p_audit_rnm(root_seed: int, scale: str, a: dict) -> list[Claim]:
+    """P-AUDIT-RNM-C2 (the corrected Lap(2/eps), with its negative control) and P-AUDIT-RNM (the
+    paper's Lap(1/eps), whose leak, spec issue P1, the audit measures)."""
+    rows = _audit_check("rnm_ftnl", "P-AUDIT-RNM-C2", "RNM-FTNL with the corrected Lap(2/eps)",
+                        "Thm 8 (corrected), Alg 4", root_seed, scale, a)
+    paper = _run("rnm_ftnl", a, make_rng(root_seed, PAPER, "audit", "rnm_ftnl", "paper"), 1.0, noise_factor=1.0)
+    eps = a["epsilon"]
+    rows.append(Claim(
+        PAPER, "P-AUDIT-RNM", "Thm 8, Alg 4 (issue P1)", "privacy",
+        "RNM-FTNL as published (Lap(1/eps)) is eps-DP under Definition 1: "
+        + ("refuted by the black-box audit" if paper.refuted else "not refuted at this sample size")
+        + f" (tightest event: {paper.best_event}; exact loss 2 eps - ln(1 + eps) = "
+        f"{2 * eps - np.log1p(eps):.3f}, see P-EXACT-RNM)",
+        "Clopper-Pearson lower bound on the privacy loss", paper.epsilon_lower_bound, np.nan,
+        np.nan, f"CP lower bound <= epsilon = {eps:g}",
+        "FAIL" if paper.refuted else "INCONCLUSIVE", paper.n_samples, scale))
+    return rows

@@ -33,7 +33,8 @@ from dpbandits.stats import (
     paired_loglog_slope,
 )
 
-__all__ = ["CHECKS", "thm3_bound", "lemma19_epoch"]
+__all__ = ["check_bt1", "check_bt2_bt3", "check_bt4", "check_bt5", "check_bt6", "check_bt7", "check_bt8",
+           "check_bt8_runs", "thm3_bound", "lemma19_epoch"]
 
 PAPER = "online"
 _claim = partial(claim_row, PAPER)
@@ -61,9 +62,10 @@ def _cells(table: pd.DataFrame) -> pd.DataFrame:
             .sort_values(["instance", "K", "gap", "epsilon"]))
 
 
-def check_bt1(table, rng, n_boot, scale) -> CheckOutput:
+def check_bt1(tables, rng, n_boot, scale) -> CheckOutput:
     """BT-1: log T growth. Per cell: decade increments I_k of the mean regret with
     I_last <= 2.5 mean(I_last-1, I_last-2), and the power-law exponent on [T/100, T] <= 0.35."""
+    table = tables["log_t"]
     claims, points, fits = [], [], []
     for alg in ALGORITHMS:
         verdicts, worst_exp, n_runs, details = [], (-math.inf, 0, 0), 0, []
@@ -325,12 +327,6 @@ def check_bt8(figure_runs: pd.DataFrame, scale: str, alpha: float = 0.05) -> Che
                                scale)])
 
 
-# check id -> (function, designs it reads); BT-8 reads the figure runs instead.
-CHECKS = {
-    "BT-1": (lambda t, rng, b, s: check_bt1(t["log_t"], rng, b, s), ("log_t",)),
-    "BT-2": (check_bt2_bt3, ("eps_high", "eps_low")),
-    "BT-4": (check_bt4, ("k_scaling",)),
-    "BT-5": (check_bt5, ("log_t", "eps_high", "eps_low", "k_scaling")),
-    "BT-6": (check_bt6, ("log_t", "eps_high", "eps_low", "k_scaling")),
-    "BT-7": (check_bt7, ("minimax",)),
-}
+def check_bt8_runs(tables, rng, n_boot, scale, settings) -> CheckOutput:
+    """BT-8 on the Figures 1-2 runs (registry entry point)."""
+    return check_bt8(tables["runs"], scale, settings["alpha"])

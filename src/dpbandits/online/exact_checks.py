@@ -19,7 +19,8 @@ from dpbandits.mechanisms.report_noisy_max import exact_loss, exact_loss_two, la
 from dpbandits.online.anytime_lazy_ucb import AnytimeLazyUCB
 from dpbandits.online.lazy_dp_ts import LazyDPTS
 
-__all__ = ["CHECKS", "lemma24_probability", "lemma7_expectation", "rnm_loss_table"]
+__all__ = ["check_ft9", "check_u1", "check_u2", "check_u3", "check_u4", "check_u5", "check_p_exact_rnm",
+           "lemma24_probability", "lemma7_expectation", "rnm_loss_table"]
 
 PAPER = "online"
 
@@ -44,7 +45,7 @@ def lemma24_probability(r: int, gap: float, epsilon: float, mu1: float) -> float
     return float(np.clip(d_pmf @ tail, 0.0, 1.0))
 
 
-def check_ft9(scale: str, divisor: float = 8.0) -> CheckOutput:
+def check_ft9(rng, scale: str, settings: dict, divisor: float = 8.0) -> CheckOutput:
     """FT-9: Lemma 24's bound 2 exp(-2^r Delta min(Delta, eps) / 8) holds exactly.
     (``divisor`` other than 8 only in tests: a too-tight bound must FAIL.)"""
     worst, where, n = 0.0, "", 0
@@ -86,7 +87,8 @@ def _logged_schedule_ok(alg, means, horizon, rng) -> tuple[bool, str]:
     return True, ""
 
 
-def check_u1(scale: str, rng: np.random.Generator, horizon: int = 20000) -> CheckOutput:
+def check_u1(rng: np.random.Generator, scale: str, settings: dict) -> CheckOutput:
+    horizon = int(settings["schedule_horizon"])
     means = np.array([0.75, 0.625, 0.5, 0.375, 0.25])
     failures, n = [], 0
     for eps in (0.25, 1.0):
@@ -106,8 +108,9 @@ def check_u1(scale: str, rng: np.random.Generator, horizon: int = 20000) -> Chec
                                "PASS" if not failures else "FAIL", n, scale)])
 
 
-def check_u2(scale: str, rng: np.random.Generator, n_samples: int) -> CheckOutput:
+def check_u2(rng: np.random.Generator, scale: str, settings: dict) -> CheckOutput:
     """U-2 (Fact 16): P(|Y| >= b ln(1/delta)) = delta for Y ~ Lap(b), by Monte Carlo."""
+    n_samples = int(settings["laplace_samples"])
     lap = LaplaceMechanism(epsilon=0.5, sensitivity=1.0)
     y = np.abs(lap.noise(rng, n_samples))
     zs = []
@@ -122,7 +125,7 @@ def check_u2(scale: str, rng: np.random.Generator, n_samples: int) -> CheckOutpu
                                "PASS" if worst <= 3 else "FAIL", n_samples, scale)])
 
 
-def check_u3(scale: str, shift: int = 1) -> CheckOutput:
+def check_u3(rng, scale: str, settings: dict, shift: int = 1) -> CheckOutput:
     """U-3 (Fact 18): F^beta_{a,b}(y) = 1 - F^B_{a+b-1,y}(a-1) for integers a, b >= 1.
     (``shift`` other than 1, i.e. F^B(a - shift), only in tests: a wrong identity must FAIL.)"""
     a = np.arange(1, 41)[:, None, None]
@@ -153,7 +156,7 @@ def lemma7_expectation(s: int, mu1: float, y: float) -> float:
     return value
 
 
-def check_u4(scale: str, constant: float = 3.0) -> CheckOutput:
+def check_u4(rng, scale: str, settings: dict, constant: float = 3.0) -> CheckOutput:
     """U-4 (Lemma 7, first case): the expectation <= 3 / (mu1 - y) for s < 8 / (mu1 - y).
     (``constant`` other than 3 only in tests.)"""
     worst, where, n = 0.0, "", 0
@@ -172,7 +175,7 @@ def check_u4(scale: str, constant: float = 3.0) -> CheckOutput:
                                "PASS" if worst <= 1 else "FAIL", n, scale)])
 
 
-def check_u5(scale: str, constant: float = 72.0) -> CheckOutput:
+def check_u5(rng, scale: str, settings: dict, constant: float = 72.0) -> CheckOutput:
     """U-5 (Lemma 20 step): with O = 2^r >= 72 ln T / (Delta min(eps, Delta)),
     P(Beta((mu_j + Delta/3) O + 1, (1 - mu_j - Delta/3) O + 1) > mu_1 - Delta/6) <= 1 / T^2.
     (``constant`` other than 72 only in tests: too small an O must FAIL.)"""
@@ -212,7 +215,7 @@ def rnm_loss_table() -> pd.DataFrame:
     return table
 
 
-def check_p_exact_rnm(scale: str, table: pd.DataFrame | None = None) -> CheckOutput:
+def check_p_exact_rnm(rng, scale: str, settings: dict, table: pd.DataFrame | None = None) -> CheckOutput:
     """P-EXACT-RNM: exact privacy loss of RNM-FTNL's release (spec issue P1, Theorem 8)."""
     table = rnm_loss_table() if table is None else table
     c1, c2 = table[table.noise == "Lap(1/eps)"], table[table.noise == "Lap(2/eps)"]
@@ -234,7 +237,6 @@ def check_p_exact_rnm(scale: str, table: pd.DataFrame | None = None) -> CheckOut
                "exact loss at eps = 1, K = 2, n = 2", example, "<= eps = 1 (the paper's claim)",
                "FAIL" if example > 1 else "PASS", len(c1), scale),
     ]
-    return CheckOutput(claims)
+    return CheckOutput(claims, table=table)
 
 
-CHECKS = ("FT-9", "U-1", "U-2", "U-3", "U-4", "U-5", "P-EXACT-RNM")

@@ -11,7 +11,8 @@ import pandas as pd
 from dpbandits.claims import Claim
 from dpbandits.stats import bootstrap_ratio_of_means, holm, mann_whitney_less
 
-__all__ = ["check_ranking", "check_similarity", "check_shape", "check_eps_monotone"]
+__all__ = ["check_ranking", "check_similarity", "check_shape", "check_eps_monotone", "check_fig_c1",
+           "check_fig_c2", "check_fig_shape", "check_fig_eps"]
 
 PAPER = "online"
 TS, ADAP, UCB, DPSE = "lazy_dp_ts", "adap_klucb", "anytime_lazy_ucb", "dp_se"
@@ -155,3 +156,23 @@ def check_eps_monotone(per_run: pd.DataFrame, scale: str) -> list[Claim]:
                   "max increase of mean R(T) between consecutive epsilons, in s.e. of the difference",
                   float(worst), np.nan, np.nan, "<= 1 s.e. everywhere",
                   "PASS" if worst <= 1 else "FAIL", n_runs, scale)]
+
+
+# Registry entry points (dpbandits.online.check_registry): the tables are the aggregated runs of
+# Figures 1-2 ("runs": one row per run; "long": one row per run and checkpoint).
+
+
+def check_fig_c1(tables, rng, n_boot, scale) -> list[Claim]:
+    return check_similarity(tables["runs"], scale, rng, n_boot)
+
+
+def check_fig_c2(tables, rng, n_boot, scale, settings) -> list[Claim]:
+    return check_ranking(tables["runs"], scale, settings["alpha"])
+
+
+def check_fig_shape(tables, rng, n_boot, scale) -> list[Claim]:
+    return check_shape(tables["long"], scale, rng, n_boot)
+
+
+def check_fig_eps(tables, rng, n_boot, scale) -> list[Claim]:
+    return check_eps_monotone(tables["runs"], scale)

@@ -27,7 +27,7 @@ from dpbandits.checks import (
 from dpbandits.experiments.online_full_info import instance_of, thm9_bound
 from dpbandits.stats import loglog_slope
 
-__all__ = ["CHECKS"]
+__all__ = ["check_ft1", "check_ft2", "check_ft3", "check_ft4", "check_ft5", "check_ft6", "check_ft7", "check_ft8"]
 
 PAPER = "online"
 _claim = partial(claim_row, PAPER)
@@ -290,15 +290,3 @@ def check_ft8(tables, rng, n_boot, scale) -> CheckOutput:
                              "min over cells of lower 95% CI of R / floor", worst, np.nan, np.nan,
                              ">= 1", "PASS" if worst >= 1 else "FAIL", n_runs, scale))
     return CheckOutput(claims)
-
-
-CHECKS = {
-    "FT-1": (check_ft1, ("hard_grid",)),
-    "FT-2": (check_ft2, ("hard_grid", "eq_dbl_grid")),
-    "FT-3": (check_ft3, ("t_independence",)),
-    "FT-4": (check_ft4, ("eps_regimes",)),
-    "FT-5": (check_ft5, ("naive_vs_rnm",)),
-    "FT-6": (check_ft6, ("doubling_gap",)),
-    "FT-7": (check_ft7, ("minimax",)),
-    "FT-8": (check_ft8, ("hard_grid",)),
-}

@@ -48,7 +48,7 @@ from dpbandits.quantile.instances import (
     zero_gap,
 )
 
-__all__ = ["CHECKS", "check_a1", "check_a2", "check_a3", "check_a4", "check_a5", "check_a7",
+__all__ = ["check_a1", "check_a2", "check_a3", "check_a4", "check_a5", "check_a7",
            "check_a8", "check_a9", "check_b1", "check_b2", "kl_mix", "coverage_arms", "miss_counts"]
 
 N_STAR_TABLE = {(2, 0.4): 39, (2, 0.5): 23, (2, 0.85): 377, (2, 0.9): 939, (2, 0.95): 4368,
@@ -517,7 +517,3 @@ def check_b2(rng, scale, settings) -> CheckOutput:
         f"P(some interval of SEQ misses F^-1(q) for some n in [n_*, {horizon}]) <= delta (K = 2, "
         "delta in {0.1, 0.5}, q in {0.4, 0.85}, B1's distributions; Holm)",
         "worst path-miss rate / delta (CP CI, Bonferroni)", fam, scale)])
-
-
-CHECKS = {"A1": check_a1, "A2": check_a2, "A3": check_a3, "A4": check_a4, "A5": check_a5,
-          "A7": check_a7, "A8": check_a8, "A9": check_a9, "B1": check_b1, "B2": check_b2}

@@ -22,14 +22,13 @@ import math
 
 import numpy as np
 
-from dpbandits.audit import epsilon_lower_bound
+from dpbandits.audit import audit_claims, epsilon_lower_bound
 from dpbandits.claims import Claim
 from dpbandits.mechanisms.laplace import LaplaceMechanism
-from dpbandits.online.audits import audit_claims
 from dpbandits.quantile import dp_seq
 from dpbandits.quantile.analytic_checks import statistics_matrix
 
-__all__ = ["audit_tables", "removal_codes", "audit_dp_seq", "check_audit", "CHECKS"]
+__all__ = ["audit_tables", "removal_codes", "audit_dp_seq", "check_audit"]
 
 PAPER = "quantile"
 M, EPOCH, Q, DELTA = 3, 1, 0.5, 0.1
@@ -80,6 +79,3 @@ def check_audit(rng, scale, settings) -> list[Claim]:
     ctrl = audit_dp_seq(eps, copies, rng, conf, control)
     return audit_claims("AUDIT-DPSEQ", "DP-SEQ's epoch elimination (m = 3, Lap(2(m-1)/eps) per ordered pair)",
                         "Thm 6", real, ctrl, control, scale, paper=PAPER)
-
-
-CHECKS = {"AUDIT-DPSEQ": check_audit}

@@ -27,7 +27,7 @@ from dpbandits.quantile._common import claim, no_event_claim, rate_claim, rate_f
 from dpbandits.quantile.seq_checks import gaps_of
 from dpbandits.stats import clopper_pearson, loglog_slope
 
-__all__ = ["CHECKS", "SCALING", "TABLES", "baseline_table"]
+__all__ = ["baseline_table", "table_display", "check_d1", "check_d2", "check_d3"]
 
 ADDITION = "addition, not in the paper"
 LABELS = {"seq": "SEQ", "qpac_strict": "QPAC strict", "qpac_v2": "QPAC V2", "qlucb": "QLUCB", "max_q": "Max-Q"}
@@ -166,12 +166,3 @@ def check_d3(tables, rng, n_boot, scale) -> CheckOutput:
                         "(log(K/delta) + log(1/Delta)) / Delta^2", "mean per-arm samples n",
                         pd.concat(points, ignore_index=True), pd.DataFrame(fits))
     return CheckOutput(claims, fig)
-
-
-CHECKS = {
-    "D1": (check_d1, ("qpac_discontinuity",)),
-    "D2": (check_d2, ("baseline_context",)),
-    "D3": (check_d3, ("cauchy_tails",)),
-}
-SCALING = ("D3",)
-TABLES = {"D2": "baselines"}  # check -> reports/tables/quantile/<name>.tex / .csv

@@ -34,7 +34,8 @@ from dpbandits.quantile._common import (
 from dpbandits.quantile.seq_checks import gaps_of
 from dpbandits.stats import bootstrap_ratio_of_means, loglog_slope
 
-__all__ = ["CHECKS", "SCALING", "formula_t_sub", "t_sub"]
+__all__ = ["formula_t_sub", "t_sub", "check_b9", "check_b10", "check_b11", "check_b12", "check_b13", "check_b14",
+           "check_f4b"]
 
 _CELL = ["family", "q", "a", "b", "K", "delta", "epsilon"]
 
@@ -293,15 +294,3 @@ def check_f4b(tables, rng, n_boot, scale) -> CheckOutput:
                     "DP-SEQ's total pulls grow like 1/eps on LOGN10 (worst q)", "log-log slope of pulls on 1/eps",
                     worst_slope, (0.8, 1.2), n, scale),
     ])
-
-
-CHECKS = {
-    "B9": (check_b9, ("dp_pac",)),
-    "B10": (check_b10, ("dp_pac",)),
-    "B11": (check_b11, ("dp_pac",)),
-    "B12": (check_b12, ("dp_eps",)),
-    "B13": (check_b13, ("dp_gap",)),
-    "B14": (check_b14, ("dp_k", "k_factor_seq")),
-    "F4B": (check_f4b, ("fig4_lower", "logn10_seq")),
-}
-SCALING = ("B12", "B13", "B14")

@@ -38,7 +38,9 @@ from dpbandits.quantile.analytic_checks import kl_mix
 from dpbandits.quantile.instances import make_instance
 from dpbandits.stats import loglog_slope, mean_ci
 
-__all__ = ["CHECKS", "gaps_of", "theorem4_c", "identical_paths", "integrity_problems"]
+__all__ = ["gaps_of", "theorem4_c", "identical_paths", "integrity_problems", "check_a10", "check_a11", "check_b3",
+           "check_b4", "check_b5", "check_b6", "check_b7", "check_b8", "check_b15", "check_f2", "check_f3a",
+           "check_f3b", "check_f4a"]
 
 GAMMA0 = 0.08574  # A7: the paper's KL step holds for gamma <= gamma_0
 
@@ -471,23 +473,3 @@ def check_f4a(tables, rng, n_boot, scale) -> CheckOutput:
               "max LN / N quantile-difference ratio", worst_ratio, math.nan, math.nan, "informational", "REPORT",
               len(g) + len(ln), scale),
     ])
-
-
-CHECKS = {
-    "A10": (check_a10, ("invariance",)),
-    "A11": (check_a11, ("disc_grid", "gauss_q", "fig4_gauss", "fig4_logn", "invariance", "pac", "gap_scaling",
-                        "delta_scaling", "lower_bound", "zero_gap", "k_factor_seq", "logn10_seq", "fig4_lower",
-                        "dp_pac", "dp_eps", "dp_gap", "dp_k", "epoch_seq")),
-    "B3": (check_b3, ("pac",)),
-    "B4": (check_b4, ("pac",)),
-    "B5": (check_b5, ("gap_scaling",)),
-    "B6": (check_b6, ("delta_scaling",)),
-    "B7": (check_b7, ("lower_bound",)),
-    "B8": (check_b8, ("zero_gap",)),
-    "B15": (check_b15, ("epoch_seq", "disc_grid")),
-    "F2": (check_f2, ("disc_grid",)),
-    "F3A": (check_f3a, ("gauss_q",)),
-    "F3B": (check_f3b, ("disc_grid",)),
-    "F4A": (check_f4a, ("fig4_gauss", "fig4_logn", "invariance")),
-}
-SCALING = ("B5",)

@@ -1,0 +1,99 @@
+"""Every check of the quantile paper (Nikolakakis, Kalogerias, Sheffet & Sarwate), for the one
+registry (:mod:`dpbandits.registry`). Spec ``quantile_bandits.md`` section 6: analytic checks
+(A1-A9), simulations of SEQ / Epoch-SEQ / DP-SEQ (A10, A11, B1-B15), the figures' readings
+(F1-F4b) and the optional baselines (D1-D3, additions, not in the paper). Rule names say what each
+reproduces, so that ``snakemake --list-rules`` reads like the paper.
+"""
+
+from __future__ import annotations
+
+from dpbandits.registry import Check, TableSpec
+
+PAPER = "quantile"
+BOOT = ("quantile.checks.bootstrap",)
+ANALYTIC = ("quantile.analytic",)
+AC = "dpbandits.quantile.analytic_checks"
+SC = "dpbandits.quantile.seq_checks"
+DC = "dpbandits.quantile.dp_checks"
+BC = "dpbandits.quantile.baseline_checks"
+
+# every design table of the simulations (A11 reads them all)
+SIM_DESIGNS = ("disc_grid", "gauss_q", "fig4_gauss", "fig4_logn", "invariance", "pac", "gap_scaling",
+               "delta_scaling", "lower_bound", "zero_gap", "k_factor_seq", "logn10_seq", "fig4_lower",
+               "dp_pac", "dp_eps", "dp_gap", "dp_k", "epoch_seq")
+
+
+def designs(*names: str) -> dict[str, tuple[str, ...]]:
+    return {d: (f"sim/quantile/{d}.parquet",) for d in names}
+
+
+def _analytic(check_id: str, rule: str, function: str, seeded: bool = True, title: str = "") -> Check:
+    return Check(check_id, PAPER, rule, f"{AC}:{function}", call="settings", config=ANALYTIC, seeded=seeded,
+                 title=title)
+
+
+def _sim(check_id: str, rule: str, module: str, function: str, names: tuple[str, ...], figure: bool = False,
+         title: str = "", table: TableSpec | None = None) -> Check:
+    return Check(check_id, PAPER, rule, f"{module}:{function}", inputs=designs(*names), config=BOOT,
+                 figure=figure, title=title, table=table)
+
+
+CHECKS = [
+    # analytic (spec 6.1)
+    _analytic("A1", "quantile_conventions", "check_a1", seeded=False, title="conventions: the n_* and e_* tables"),
+    _analytic("A2", "quantile_gap_engine", "check_a2", seeded=False, title="the gap engine against closed forms"),
+    _analytic("A3", "quantile_thm2_distance_to_flip", "check_a3", seeded=False, title="Theorem 2"),
+    _analytic("A4", "quantile_lemma2_tv_sandwich", "check_a4", title="Lemma 2"),
+    _analytic("A5", "quantile_prop1_lipschitz", "check_a5", seeded=False, title="Proposition 1"),
+    _analytic("A7", "quantile_thm5_kl_erratum", "check_a7", seeded=False, title="Theorem 5's algebra (erratum)"),
+    _analytic("A8", "quantile_thm6_sensitivity", "check_a8", title="Theorem 6: sensitivity of max{0, ell*}"),
+    _analytic("A9", "quantile_thm6_exact_privacy_loss", "check_a9",
+              title="Theorem 6: exact per-epoch privacy loss over every removal set"),
+    Check("AUDIT-DPSEQ", PAPER, "quantile_audit_dp_seq", "dpbandits.quantile.audits:check_audit", call="settings",
+          config=("quantile.audit",), title="black-box audit of DP-SEQ's epoch elimination"),
+    _analytic("B1", "quantile_thm1_coverage", "check_b1", title="Theorem 1 coverage"),
+    _analytic("B2", "quantile_lemma1_uniform_coverage", "check_b2", title="Lemma 1"),
+    Check("F1", PAPER, "quantile_fig1_claims", "dpbandits.quantile.figures:check_f1", call="settings",
+          seeded=False, title="Figure 1's readings"),
+    # SEQ and the non-private figures (spec 6.2-6.3)
+    _sim("A10", "quantile_invariance_monotone_maps", SC, "check_a10", ("invariance",),
+         title="identical runs under monotone maps"),
+    _sim("A11", "quantile_run_records", SC, "check_a11", SIM_DESIGNS, title="run-record integrity"),
+    _sim("B3", "quantile_thm3_delta_pac", SC, "check_b3", ("pac",), title="Theorem 3: delta-PAC"),
+    _sim("B4", "quantile_thm4_explicit_bound", SC, "check_b4", ("pac",), title="Theorem 4's explicit bound"),
+    _sim("B5", "quantile_thm4_samples_vs_gap", SC, "check_b5", ("gap_scaling",), figure=True,
+         title="samples ~ (log(K/delta) + log(1/Delta)) / Delta^2"),
+    _sim("B6", "quantile_thm4_samples_vs_delta", SC, "check_b6", ("delta_scaling",),
+         title="samples linear in log(1/delta)"),
+    _sim("B7", "quantile_thm5_lower_bound", SC, "check_b7", ("lower_bound",), title="Theorem 5's lower bound"),
+    _sim("B8", "quantile_zero_gap_never_terminates", SC, "check_b8", ("zero_gap",),
+         title="no termination at Delta = 0"),
+    _sim("B15", "quantile_epoch_seq_vs_seq", SC, "check_b15", ("epoch_seq", "disc_grid"), title="Epoch-SEQ"),
+    _sim("F2", "quantile_fig2_claims", SC, "check_f2", ("disc_grid",), title="Figure 2's readings"),
+    _sim("F3A", "quantile_fig3_upper_claims", SC, "check_f3a", ("gauss_q",), title="Figure 3 (upper)'s readings"),
+    _sim("F3B", "quantile_fig3_lower_claims", SC, "check_f3b", ("disc_grid",), title="Figure 3 (lower)'s readings"),
+    _sim("F4A", "quantile_fig4_upper_claims", SC, "check_f4a", ("fig4_gauss", "fig4_logn", "invariance"),
+         title="Figure 4 (upper)'s readings"),
+    # DP-SEQ (spec 6.2)
+    _sim("B9", "quantile_thm7a_dp_correctness", DC, "check_b9", ("dp_pac",), title="Theorem 7(a)"),
+    _sim("B10", "quantile_thm7b_elimination_epoch", DC, "check_b10", ("dp_pac",), title="Theorem 7(b)"),
+    _sim("B11", "quantile_thm8_dp_sample_bound", DC, "check_b11", ("dp_pac",), title="Theorem 8"),
+    _sim("B12", "quantile_dp_cost_vs_eps", DC, "check_b12", ("dp_eps",), figure=True, title="DP cost ~ 1/eps"),
+    _sim("B13", "quantile_dp_cost_vs_gap", DC, "check_b13", ("dp_gap",), figure=True,
+         title="1/Delta in the privacy regime, 1/Delta^2 at large eps"),
+    _sim("B14", "quantile_dp_cost_vs_K", DC, "check_b14", ("dp_k", "k_factor_seq"), figure=True,
+         title="the factor K"),
+    _sim("F4B", "quantile_fig4_lower_claims", DC, "check_f4b", ("fig4_lower", "logn10_seq"),
+         title="Figure 4 (lower)'s readings"),
+    # optional baselines (additions, spec 5 and 6.4)
+    _sim("D1", "quantile_qpac_at_discontinuity", BC, "check_d1", ("qpac_discontinuity",),
+         title="QPAC at a discontinuity (addition)"),
+    _sim("D2", "quantile_baselines_context", BC, "check_d2", ("baseline_context",),
+         title="SEQ, QPAC, QLUCB and Max-Q on the same streams (addition)",
+         table=TableSpec("baselines",
+                         "Optional baselines (additions, not in the paper): SEQ vs QPAC, QLUCB (eps = 0) and Max-Q "
+                         "(eps = Delta/2); mean total pulls, ratio to SEQ on the same reward streams, error and censored "
+                         "rates (check D2)", "tab:quantile-baselines", display=f"{BC}:table_display")),
+    _sim("D3", "quantile_cauchy_heavy_tails", BC, "check_d3", ("cauchy_tails",), figure=True,
+         title="SEQ on Cauchy arms (addition)"),
+]
