@@ -12,19 +12,12 @@ import pytest
 from scipy import stats
 
 from dpbandits.audit.blackbox import epsilon_lower_bound
-from dpbandits.dueling.ebs_elimination import (
-    DPEBSEliminationReference,
-    EBSConfig,
-    EBSParams,
-    _TreeNoise,
-    audit_codes,
-    decode_audit_code,
-    n_audit_codes,
-    run_seed,
-    simulate_ebs,
-)
+from dpbandits.dueling.ebs_audit import audit_codes, decode_audit_code, n_audit_codes
+from dpbandits.dueling.ebs_fast import simulate_ebs
+from dpbandits.dueling.ebs_params import EBSConfig, EBSParams
+from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
+from dpbandits.dueling.ebs_result import run_seed
 from dpbandits.dueling.instances import f1, f2, f3
-from dpbandits.mechanisms.tree_counter import BinaryTreeCounter
 from dpbandits.stats import holm
 
 INT_FIELDS = ("commit_time", "chosen", "best_eliminated", "ci_violation", "elim_time",
@@ -107,28 +100,6 @@ def test_params_formulas():
 # fast engine vs reference
 # ---------------------------------------------------------------------------------------------
 
-
-def test_tree_noise_matches_binary_tree_counter():
-    """The lazily computed noise(s) = c_s - S_s equals the counter's, draw for draw, whatever
-    the access pattern (chunks, jumps past the computed range)."""
-    t_max = 5000
-    ctr = BinaryTreeCounter(t_max, 0.5, np.random.default_rng(1))
-    expected = np.array([ctr.add(0.0) for _ in range(t_max)])
-    tn = _TreeNoise(np.random.default_rng(1), ctr.levels, ctr.laplace.scale)
-    rng = np.random.default_rng(2)
-    pos, checked = 0, 0
-    while pos < t_max:
-        if rng.random() < 0.3:  # jump (subtraction elements / truncated blocks)
-            pos = min(pos + int(rng.integers(1, 1500)), t_max)
-            tn.trim(pos)
-            continue
-        hi = min(pos + int(rng.integers(1, 700)), t_max)
-        q = np.arange(pos, hi + 1)
-        np.testing.assert_allclose(tn.at(q), np.r_[0.0, expected][q], rtol=0, atol=1e-9)
-        checked += q.size
-        pos = hi
-        tn.trim(pos)
-    assert checked > 1000
 
 PATHWISE_CELLS = [
     (f3(4, 0.5), EBSConfig(epsilon=4.0, width="scaled", width_scale=0.003), 3000),

@@ -18,6 +18,14 @@ from dpbandits.mechanisms import (
     LaplaceMechanism,
     laplace_tail_probability,
 )
+from dpbandits.mechanisms.tree_counter import (
+    BatchedTreeCounter,
+    TreeCounterNoise,
+    n_tree_nodes,
+    node_completion_index,
+    tree_levels,
+    tree_release,
+)
 
 N_SIGMA = 5.0
 
@@ -257,6 +265,155 @@ def test_tree_errors_share_nodes():
     assert abs(cov(3, 4)) < N_SIGMA * se(3, 4)
     # 5 = 4 + 1 and 7 = 4 + 2 + 1: they share n(2,1) only (n(0,5) != n(0,7))
     assert abs(cov(5, 7) - node_var) < N_SIGMA * se(5, 7)
+
+
+# ----------------------------------------------------------------------------------------------
+# Binary tree counter: the vectorised forms (tree_release, TreeCounterNoise, BatchedTreeCounter)
+# ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("length", [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 100, 1024])
+def test_tree_release_equals_counter_for_a_shared_rng(length):
+    x = np.random.default_rng(length).integers(0, 2, size=(3, length))
+    c = tree_release(x, 0.7, np.random.default_rng(5))
+    rng = np.random.default_rng(5)
+    ref = []
+    for row in x:  # three counters fed one after the other, sharing the generator
+        counter = BinaryTreeCounter(length, 0.7, rng)
+        ref.append([counter.add(float(v)) for v in row])
+    np.testing.assert_allclose(c, np.array(ref), rtol=0, atol=1e-9)
+
+
+def test_tree_release_with_a_longer_capacity_and_a_multiplier():
+    x = np.random.default_rng(0).random((2, 50))
+    c = tree_release(x, 0.3, np.random.default_rng(9), max_length=200, noise_multiplier=0.5)
+    rng = np.random.default_rng(9)
+    ref = []
+    for row in x:
+        counter = BinaryTreeCounter(200, 0.3, rng, noise_multiplier=0.5)
+        ref.append([counter.add(float(v)) for v in row])
+    np.testing.assert_allclose(c, np.array(ref), rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("length", [1, 6, 64, 1000])
+def test_node_completion_index_is_the_counter_draw_order(length):
+    levels = tree_levels(length)
+    assert levels == int(math.floor(math.log2(length))) + 1
+    order = sorted(((j << h), h, j) for h in range(levels) for j in range(1, (length >> h) + 1))
+    assert len(order) == n_tree_nodes(length)
+    idx = [int(node_completion_index(h, j)) for _, h, j in order]
+    assert idx == list(range(len(order)))
+
+
+def test_fast_release_has_the_counter_law():
+    """Fast mode (odd nodes only, exponential x sign) vs theory 2 popcount(t) b^2 at every t, and
+    a two-sample comparison with exact mode at a popcount-6 position."""
+    length, eps, n = 64, 0.5, 20000
+    x = np.zeros((n, length))
+    fast = tree_release(x, eps, np.random.default_rng(1), exact_order=False)
+    exact = tree_release(x, eps, np.random.default_rng(2), exact_order=True)
+    b = tree_levels(length) / eps
+    pop = np.array([bin(t).count("1") for t in range(1, length + 1)])
+    var = 2 * pop * b**2
+    se = np.sqrt((12 * pop * b**4 + 2 * var**2) / n)  # s.e. of the mean of err^2
+    z = (np.mean(fast**2, axis=0) - var) / se
+    assert np.max(np.abs(z)) < 5
+    z_exact = (np.mean(exact**2, axis=0) - var) / se
+    assert np.max(np.abs(z_exact)) < 5
+    from scipy.stats import ks_2samp
+
+    assert ks_2samp(fast[:, 62], exact[:, 62]).pvalue > 1e-3  # t = 63 = 0b111111
+
+
+def test_tree_noise_matches_binary_tree_counter():
+    """The lazily computed noise(s) = c_s - S_s equals the counter's, draw for draw, whatever
+    the access pattern (chunks, jumps past the computed range)."""
+    t_max = 5000
+    ctr = BinaryTreeCounter(t_max, 0.5, np.random.default_rng(1))
+    expected = np.array([ctr.add(0.0) for _ in range(t_max)])
+    tn = TreeCounterNoise(np.random.default_rng(1), ctr.levels, ctr.laplace.scale)
+    rng = np.random.default_rng(2)
+    pos, checked = 0, 0
+    while pos < t_max:
+        if rng.random() < 0.3:  # jump (subtraction elements / truncated blocks)
+            pos = min(pos + int(rng.integers(1, 1500)), t_max)
+            tn.trim(pos)
+            continue
+        hi = min(pos + int(rng.integers(1, 700)), t_max)
+        q = np.arange(pos, hi + 1)
+        np.testing.assert_allclose(tn.at(q), np.r_[0.0, expected][q], rtol=0, atol=1e-9)
+        checked += q.size
+        pos = hi
+        tn.trim(pos)
+    assert checked > 1000
+
+
+def test_batched_tree_single_counter_equals_binary_tree_counter():
+    """One copy, one counter: the batched counter draws in the counter's order (levels increasing
+    at each completion), so with the same generator it gives the same outputs."""
+    t_max = 300
+    values = np.random.default_rng(3).random(t_max)
+    for multiplier in (1.0, 0.0):
+        ctr = BinaryTreeCounter(t_max, 0.4, np.random.default_rng(8), noise_multiplier=multiplier)
+        expected = [ctr.add(float(v)) for v in values]
+        batched = BatchedTreeCounter(1, 1, ctr.levels, ctr.laplace.scale, np.random.default_rng(8))
+        zero = np.zeros(1, dtype=np.int64)
+        got = [float(batched.push(zero, zero, v)[0]) for v in values]
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
+
+
+class _LaplaceLog:
+    """Generator wrapper that logs the arrays ``laplace`` returns (white-box draw order)."""
+
+    def __init__(self, rng):
+        self.rng, self.draws = rng, []
+
+    def laplace(self, loc, scale, size):
+        z = self.rng.laplace(loc, scale, size)
+        self.draws.append(z)
+        return z
+
+
+def test_batched_tree_draw_order_and_outputs():
+    """(copies x K) counters pushed copy-wise (all copies on one arm per step, arms in random
+    order): per push one Laplace call per completed level, levels increasing, one draw per copy;
+    every output is the exact sum plus the released nodes (h, pos >> h), bit h of pos set."""
+    copies, k, steps, levels, scale = 5, 3, 70, 8, 2.0
+    log = _LaplaceLog(np.random.default_rng(4))
+    tree = BatchedTreeCounter(copies, k, levels, scale, log)
+    rng = np.random.default_rng(5)
+    c = np.arange(copies)
+    exact = np.zeros((copies, k))
+    pos = np.zeros(k, dtype=np.int64)
+    eta = {}  # (arm, level, node index) -> the copies' noises
+    for _ in range(steps):
+        j = int(rng.integers(k))
+        x = rng.random(copies)
+        n_calls = len(log.draws)
+        out = tree.push(c, np.full(copies, j), x)
+        pos[j] += 1
+        exact[:, j] += x
+        done = [h for h in range(levels) if pos[j] % (1 << h) == 0]
+        assert len(log.draws) - n_calls == len(done)
+        for h, z in zip(done, log.draws[n_calls:], strict=True):
+            assert z.shape == (copies,)
+            eta[(j, h, int(pos[j] >> h))] = z
+        noise = sum(eta[(j, h, int(pos[j] >> h))] for h in range(levels) if pos[j] >> h & 1)
+        np.testing.assert_allclose(out, exact[:, j] + noise, rtol=0, atol=1e-9)
+    assert sum(z.size for z in log.draws) == copies * sum(n_tree_nodes(int(p)) for p in pos)
+
+
+def test_batched_tree_without_noise_is_exact_for_any_interleaving():
+    copies, k = 6, 4
+    tree = BatchedTreeCounter(copies, k, 7, 0.0, np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    exact = np.zeros((copies, k))
+    for _ in range(200):
+        c = rng.choice(copies, size=int(rng.integers(1, copies + 1)), replace=False)
+        j = rng.integers(0, k, size=c.size)
+        x = rng.normal(size=c.size)
+        exact[c, j] += x
+        np.testing.assert_allclose(tree.push(c, j, x), exact[c, j], rtol=0, atol=1e-12)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -4,15 +4,23 @@ lemma is turned into a check (spec section 5).
 
 * :mod:`.instances`          the logistic preference model, instances F1-F4 / G1-G4, both regret
                              units, the kappa modes
-* :mod:`.ebs_elimination`    Algorithm 1, DP-EBS-Elimination (reference + exact block engine; the
-                             literal variant kept as a negative control; A1-NP, A1-NAIVE, A1-LDP)
+* :mod:`.ebs_params`         Algorithm 1, DP-EBS-Elimination: the algorithm, its variants (the
+                             literal one kept as a negative control; A1-NP, A1-NAIVE, A1-LDP) and
+                             widths, :class:`EBSConfig` / :class:`EBSParams`
+* :mod:`.ebs_reference`      its per-round reference engine (white-box trace, forced eliminations)
+* :mod:`.ebs_fast`           its exact block engine (R9) and :func:`simulate_ebs`
+* :mod:`.ebs_result`         the engines' common run / result types and seeding
+* :mod:`.ebs_audit`          its black-box audit harness (A5), vectorised over copies
 * :mod:`.design`             the G-optimal (D-optimal) design: cvxpy log-det, Frank-Wolfe,
                              Caratheodory support reduction
 * :mod:`.mle`                the private norm-constrained logistic MLE
 * :mod:`.goptimal_dpdb`      Algorithm 2, GOptimal-DPDB (per-round reference + batched simulator)
 * :mod:`.rucb`, :mod:`.rcs`, :mod:`.interleaved_filter`, :mod:`.doubler`, :mod:`.maxinp`
                              non-private baselines (:mod:`.baselines` registry)
-* :mod:`.unit_checks`        mechanism / EBS / errata checks (A1, A2, A6a, Lemmas 6 and 10, kappa)
+* :mod:`.unit_checks`        registry of the checks without bandit simulation, by subject:
+                             :mod:`.bintree_checks` (A1, A2), :mod:`.ebs_property_checks` (A6a),
+                             :mod:`.lemma_checks` (Lemmas 6 and 10), :mod:`.lower_bound_checks`
+                             (LB, B7-F1-MATRIX), :mod:`.kappa_checks` (kappa)
 * :mod:`.audits`             privacy: white-box accounting A3 / A4, black-box audits A5 with
                              negative controls; A6(b) unbiasedness after eliminations
 * :mod:`.alg1_checks`        Algorithm 1 checks B1-B9

@@ -1,10 +1,16 @@
-"""Small helpers shared by the dueling baselines (not an algorithm)."""
+"""Small helpers shared by several dueling modules (not an algorithm): tie-breaking, UCB matrices
+and crossing times of the baselines, and the claim row of the unit checks."""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["argmax_random_ties", "ucb_matrix", "crossing_time"]
+from dpbandits.checks import claim_row
+from dpbandits.claims import Claim
+
+__all__ = ["argmax_random_ties", "ucb_matrix", "crossing_time", "dueling_claim"]
+
+PAPER = "dueling"
 
 
 def argmax_random_ties(vals: np.ndarray, rng: np.random.Generator, avoid=None) -> np.ndarray:
@@ -50,3 +56,10 @@ def crossing_time(w_jc: np.ndarray, n_jc: np.ndarray, t: np.ndarray, alpha: floa
     tp = np.where((tp - 1 > t) & cond(np.maximum(tp - 1, 1)), tp - 1, tp)
     now = (n_jc == 0) | (m >= 0.5) | cond(np.maximum(t, 1))
     return np.where(now, t, np.maximum(tp, t + 1))
+
+
+def dueling_claim(check_id, source, kind, claim, statistic, value, criterion, verdict, n, scale,
+                  lo=np.nan, hi=np.nan) -> Claim:
+    """A claim row of the dueling paper with the CI last and optional (the unit checks' order)."""
+    return claim_row(PAPER, check_id, source, kind, claim, statistic, value, lo, hi, criterion,
+                     verdict, n, scale)

@@ -33,7 +33,7 @@ from dpbandits.checks import (
     upper_verdict,
     worst_verdict,
 )
-from dpbandits.dueling.ebs_elimination import EBSConfig, EBSParams
+from dpbandits.dueling.ebs_params import EBSConfig, EBSParams
 from dpbandits.stats import clopper_pearson, loglog_slope, paired_loglog_slope
 
 __all__ = ["CHECKS", "overheads", "corrected_lemma6_count", "paper_lemma6_count"]

@@ -30,8 +30,10 @@ import numpy as np
 from dpbandits.audit import audit_claims, epsilon_lower_bound
 from dpbandits.checks import band_verdict, worst_verdict
 from dpbandits.claims import Claim
-from dpbandits.dueling import ebs_elimination as ebs
 from dpbandits.dueling import goptimal_dpdb
+from dpbandits.dueling.ebs_audit import audit_codes, n_audit_codes
+from dpbandits.dueling.ebs_params import EBSConfig
+from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
 from dpbandits.dueling.instances import f3, g2
 from dpbandits.rng import derive_seed
 
@@ -48,8 +50,8 @@ def _alg1_pairs(o_table, flips, k, config, copies, rng, history="full"):
     for t in flips:
         o2 = np.array(o_table, copy=True)
         o2[t - 1] ^= 1
-        pairs.append((ebs.audit_codes(o_table, k, config, copies, rng, history),
-                      ebs.audit_codes(o2, k, config, copies, rng, history)))
+        pairs.append((audit_codes(o_table, k, config, copies, rng, history),
+                      audit_codes(o2, k, config, copies, rng, history)))
     return pairs
 
 
@@ -64,10 +66,10 @@ def check_a5_alg1(rng, scale, samples, confidence, epsilon=1.0, rho=0.5, graded=
     o_table = np.random.default_rng(0).integers(0, 2, size=T)
     results = []
     for mult in (1.0, 0.0, graded):
-        config = ebs.EBSConfig(variant="r1", epsilon=epsilon, width="audit", audit_rho=rho,
-                               noise_multiplier=mult)
+        config = EBSConfig(variant="r1", epsilon=epsilon, width="audit", audit_rho=rho,
+                           noise_multiplier=mult)
         pairs = _alg1_pairs(o_table, FLIP_ROUNDS, k, config, samples, rng)
-        results.append(epsilon_lower_bound(pairs, ebs.n_audit_codes(k, T, "full"), epsilon, confidence,
+        results.append(epsilon_lower_bound(pairs, n_audit_codes(k, T, "full"), epsilon, confidence,
                                            labels=[f"flip t={t}" for t in FLIP_ROUNDS]))
     power = results[2]
     return [*audit_claims("A5-ALG1", "DP-EBS-Elimination (r1 streams, eps/4 per counter; K = 3, T = 64)",
@@ -92,14 +94,14 @@ def check_a5_literal(rng, scale, samples, confidence, epsilon=1.0, rhos=(6.0, 8.
     for variant in ("literal", "r1"):
         pairs, labels = [], []
         for rho in rhos:
-            config = ebs.EBSConfig(variant=variant, epsilon=epsilon, width="audit", audit_rho=rho)
+            config = EBSConfig(variant=variant, epsilon=epsilon, width="audit", audit_rho=rho)
             for t in (5, 7):  # arm 1 (index 0) is the left arm at odd rounds
                 o2 = ones.copy()
                 o2[t - 1] = 0
-                pairs.append((ebs.audit_codes(ones, k, config, samples, rng, "first"),
-                               ebs.audit_codes(o2, k, config, samples, rng, "first")))
+                pairs.append((audit_codes(ones, k, config, samples, rng, "first"),
+                               audit_codes(o2, k, config, samples, rng, "first")))
                 labels.append(f"rho={rho:g}, zero t={t}")
-        out[variant] = epsilon_lower_bound(pairs, ebs.n_audit_codes(k, T, "first"), epsilon, confidence,
+        out[variant] = epsilon_lower_bound(pairs, n_audit_codes(k, T, "first"), epsilon, confidence,
                                            labels=labels)
     lit, fix = out["literal"], out["r1"]
     criterion = f"CP lower bound <= epsilon = {epsilon:g} ({confidence:g} confidence, Bonferroni over {lit.n_events} events x 2)"
@@ -141,10 +143,10 @@ def check_a3(rng, scale, runs, horizon=3000) -> list[Claim]:
     inst = f3(8, 0.5)
     worst_elements, foreign, bad_coef, length_dep, r1_length_dep, n = 0, 0, 0, 0, 0, 0
     for variant in ("r1", "literal"):
-        config = ebs.EBSConfig(variant=variant, epsilon=1.0, width="scaled", width_scale=1e-3)
+        config = EBSConfig(variant=variant, epsilon=1.0, width="scaled", width_scale=1e-3)
         for r in range(runs):
             seed = derive_seed(int(rng.integers(0, 2**31)), "A3", variant, r)
-            ref = ebs.DPEBSEliminationReference(inst, config, horizon, seed, trace=True)
+            ref = DPEBSEliminationReference(inst, config, horizon, seed, trace=True)
             ref.run(np.array([horizon]))
             tr = ref.trace
             if variant == "literal":
@@ -270,14 +272,14 @@ def check_a6b(rng, scale, runs, horizon=6000) -> list[Claim]:
     off). At t = 3000 and 6000 the mean noisy estimate B~(j) over runs must match B_S(j) of the
     current S: every |z| <= 3.5 (Bonferroni)."""
     inst = f3(5, 0.2)
-    config = ebs.EBSConfig(variant="r1", epsilon=1.0)
+    config = EBSConfig(variant="r1", epsilon=1.0)
     est = {3000: [], 6000: []}
     truth = {}
     base = int(rng.integers(0, 2**31))
     for r in range(runs):
-        ref = ebs.DPEBSEliminationReference(inst, config, horizon, derive_seed(base, "A6b", r),
-                                            forced_eliminations={2000: 4, 4000: 3},
-                                            natural_eliminations=False)
+        ref = DPEBSEliminationReference(inst, config, horizon, derive_seed(base, "A6b", r),
+                                        forced_eliminations={2000: 4, 4000: 3},
+                                        natural_eliminations=False)
         for t in (3000, 6000):
             ref.run_until(t)
             est[t].append(ref.estimates)

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import expit
 
-__all__ = ["sigmoid", "sigmoid_prime", "FiniteInstance", "LinearInstance", "f1", "f2", "f3", "f4",
-           "g1", "g2", "g3", "g4", "kappa", "borda_scores", "KAPPA_MODES"]
+__all__ = ["sigmoid", "sigmoid_prime", "logistic_preference", "FiniteInstance", "LinearInstance",
+           "f1", "f2", "f3", "f4", "g1", "g2", "g3", "g4", "kappa", "borda_scores", "KAPPA_MODES"]
 
 
 def sigmoid(x):
@@ -31,6 +31,12 @@ def sigmoid_prime(x):
     """sigma'(x) = sigma(x) (1 - sigma(x)) <= 1/4."""
     s = expit(x)
     return s * (1.0 - s)
+
+
+def logistic_preference(utilities) -> np.ndarray:
+    """The preference matrix P(i, j) = sigma(r_i - r_j) of utilities r (spec 1.2)."""
+    r = np.asarray(utilities, dtype=float)
+    return sigmoid(r[:, None] - r[None, :])
 
 
 def borda_scores(preference: np.ndarray, subset) -> np.ndarray:
@@ -55,7 +61,7 @@ class FiniteInstance:
         if np.sum(r == r.max()) != 1:
             raise ValueError("the best arm must be unique (ties among the others are allowed: F1)")
         object.__setattr__(self, "utilities", r)
-        object.__setattr__(self, "preference", sigmoid(r[:, None] - r[None, :]))
+        object.__setattr__(self, "preference", logistic_preference(r))
 
     @property
     def k(self) -> int:

@@ -20,7 +20,8 @@ from scipy.special import expit
 
 from dpbandits.claims import Claim
 from dpbandits.dueling import design, mle
-from dpbandits.dueling.ebs_elimination import EBSConfig, simulate_ebs
+from dpbandits.dueling.ebs_fast import simulate_ebs
+from dpbandits.dueling.ebs_params import EBSConfig
 from dpbandits.dueling.goptimal_dpdb import GOptConfig, simulate_goptimal
 from dpbandits.dueling.instances import f3, g4
 from dpbandits.rng import derive_seed

@@ -204,7 +204,8 @@ def alg1_jobs() -> list[tuple[str, str]]:
 def simulate_alg1(design: str, variant: str, settings: dict, root_seed: int) -> pd.DataFrame:
     """One row per (cell, run): the regrets at T and the per-run diagnostics the B checks read
     (commit time, chosen arm, CI violation, per-arm effective counts at elimination, plays)."""
-    from dpbandits.dueling.ebs_elimination import EBSConfig, simulate_ebs
+    from dpbandits.dueling.ebs_fast import simulate_ebs
+    from dpbandits.dueling.ebs_params import EBSConfig
 
     frames = []
     cells = alg1_cells(design, variant, settings)

@@ -8,6 +8,24 @@ every output ``c_t`` is a sum of at most ``L`` completed nodes (post-processing)
 
 Error: ``c_t - S_t`` is a sum of ``popcount(t)`` i.i.d. Lap(L/epsilon), so its variance is
 ``2 * popcount(t) * (L / epsilon)**2``.
+
+One mechanism, four implementations for four access patterns (same nodes, same noise law, so the
+accounting above holds for each):
+
+* :class:`BinaryTreeCounter`: one stream, element by element (the reference implementation);
+* :func:`tree_release`: the outputs c_1..c_T of a batch of complete streams (rows), vectorised.
+  With ``exact_order=True`` it draws the node noises exactly as :class:`BinaryTreeCounter` objects
+  sharing the generator and fed one stream after the other (same draws, same outputs up to
+  rounding); ``exact_order=False`` draws only the released (odd) nodes (same law, other draws);
+* :class:`TreeCounterNoise`: the noise path noise(s) = c_s - S_s of one counter at arbitrary
+  stream positions, computed lazily in blocks, draw for draw as :class:`BinaryTreeCounter` (the
+  node noises do not depend on the data, so c_s = S_s + noise(s)); used by the block engine of
+  the dueling paper's Algorithm 1;
+* :class:`BatchedTreeCounter`: a (copies x K) grid of independent counters updated together,
+  vectorised over the copies; it draws in its own order (per update, level by level, copies in
+  the given order), so each counter has the law of a :class:`BinaryTreeCounter` but not the same
+  draws as separate counters sharing the generator; used by the dueling paper's black-box audit
+  harness.
 """
 
 from __future__ import annotations
@@ -16,7 +34,8 @@ import numpy as np
 
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 
-__all__ = ["BinaryTreeCounter"]
+__all__ = ["BinaryTreeCounter", "BatchedTreeCounter", "TreeCounterNoise", "tree_release",
+           "tree_levels", "n_tree_nodes", "node_completion_index"]
 
 
 class BinaryTreeCounter:
@@ -67,3 +86,223 @@ class BinaryTreeCounter:
         """Var(c_t - S_t) = 2 popcount(t) (L / epsilon)^2."""
         t = self.t if t is None else t
         return 2.0 * bin(t).count("1") * self.laplace.scale**2
+
+
+def tree_levels(max_length: int) -> int:
+    """L = floor(log2 T_max) + 1 (the number of levels, and of nodes containing an element)."""
+    return int(max_length).bit_length()
+
+
+def _popcount(x):
+    return np.bitwise_count(np.asarray(x, dtype=np.int64))
+
+
+def n_tree_nodes(length: int) -> int:
+    """Number of nodes completed after ``length`` elements: sum_h floor(T / 2^h) = 2T - popcount(T)."""
+    return 2 * int(length) - int(_popcount(length))
+
+
+def node_completion_index(h, j):
+    """Position of node (h, j) in the order :class:`BinaryTreeCounter` draws its noise (by completion
+    time t = j 2^h, then level): 2 (t - 1) - popcount(t - 1) + h, since sum_{s < t} (tz(s) + 1) =
+    2 (t - 1) - popcount(t - 1) nodes complete before t (Legendre)."""
+    t = np.asarray(j, dtype=np.int64) << np.asarray(h, dtype=np.int64)
+    return 2 * (t - 1) - _popcount(t - 1) + h
+
+
+def _odd_nodes(length: int, levels: int) -> list[np.ndarray]:
+    """Per level h < L, the indices j = 1, 3, 5, ... of the completed odd nodes (j 2^h <= T): the
+    only nodes a release c_t uses (bit h of t set  <=>  t >> h odd)."""
+    return [np.arange(1, (length >> h) + 1, 2, dtype=np.int64) for h in range(levels)]
+
+
+def _assemble(values: list[np.ndarray], length: int) -> np.ndarray:
+    """c[:, t - 1] = sum_{h: bit_h(t) = 1} values[h][:, (t >> h - 1) / 2] for t = 1..T, where
+    ``values[h]`` holds one row per stream and one column per odd node (j = 1, 3, ...) of level h.
+
+    Top-down doubling in O(T): with A_m(u) the contribution of levels >= m at u = t >> m,
+    A_m(u) = A_{m+1}(u >> 1) + [u odd] values[m](node u)."""
+    n = values[0].shape[0]
+    p = 1 << int(length - 1).bit_length()  # P = 2^k >= T
+    k = p.bit_length() - 1
+    acc = np.zeros((n, 1))
+    for m in range(k - 1, -1, -1):
+        nxt = np.empty((n, acc.shape[1], 2))
+        nxt[:, :, 0] = acc
+        nxt[:, :, 1] = acc
+        vals = values[m]
+        nxt[:, : vals.shape[1], 1] += vals
+        acc = nxt.reshape(n, -1)
+    if length < p:
+        return acc[:, 1 : length + 1]
+    # T = P = 2^k: t = T has only bit k set, the single node (k, 1)
+    return np.concatenate([acc[:, 1:], values[k][:, :1]], axis=1)
+
+
+def _odd_block_sums(x: np.ndarray, levels: int) -> list[np.ndarray]:
+    """Exact block sums of the completed odd nodes of each level (pairwise, bottom-up, O(T))."""
+    n, length = x.shape
+    p = 1 << int(length - 1).bit_length()
+    cur = np.zeros((n, p))
+    cur[:, :length] = x
+    out = []
+    for h in range(levels):
+        m = ((length >> h) + 1) // 2
+        out.append(cur[:, 0::2][:, :m].copy() if cur.shape[1] > 1 else cur[:, :m].copy())
+        cur = cur[:, 0::2] + cur[:, 1::2] if cur.shape[1] > 1 else np.zeros((n, 1))
+    return out
+
+
+def tree_release(streams, epsilon: float, rng: np.random.Generator, *, max_length: int | None = None,
+                 noise_multiplier: float = 1.0, exact_order: bool = True) -> np.ndarray:
+    """Outputs c_1..c_T of the BinTree of spec 2.1 for a batch of streams (rows), vectorised.
+
+    Node (h, j) holds its block sum plus eta_{h,j} ~ Lap(b), b = L / epsilon (times the test-only
+    ``noise_multiplier``); c_t = sum_{h: bit_h(t)=1} node(h, t >> h), so the error is
+    noise(t) = sum_h bit_h(t) eta_h[t >> h]. Only odd nodes (t >> h odd) are ever released.
+
+    ``exact_order=True`` draws every completed node with ``rng.laplace`` in the counter's order
+    (stream after stream), so the result equals feeding the streams one after the other to
+    :class:`BinaryTreeCounter` objects sharing ``rng``. ``exact_order=False`` draws only the odd
+    nodes that outputs use (same law, half the draws: exponential times a random sign)."""
+    x = np.atleast_2d(np.asarray(streams, dtype=float))
+    n, length = x.shape
+    levels = tree_levels(length if max_length is None else max_length)
+    b = noise_multiplier * levels / epsilon
+    odd = _odd_nodes(length, levels)
+    if exact_order:
+        flat = rng.laplace(0.0, b, size=(n, n_tree_nodes(length)))
+        noise = [flat[:, node_completion_index(h, j)] for h, j in enumerate(odd)]
+    else:
+        noise = _fast_laplace(rng, b, (n, sum(j.size for j in odd)), [j.size for j in odd])
+    sums = _odd_block_sums(x, levels)
+    return _assemble([s + eta for s, eta in zip(sums, noise, strict=True)], length)
+
+
+def _fast_laplace(rng: np.random.Generator, b: float, shape, sizes) -> list[np.ndarray]:
+    """Lap(b) draws as b x Exp(1) x a random sign (the sign from packed random bytes)."""
+    draws = rng.standard_exponential(shape)
+    total = int(np.prod(shape))
+    bits = np.unpackbits(rng.integers(0, 256, size=(total + 7) // 8, dtype=np.uint8))[:total]
+    sign = bits.reshape(shape).astype(np.float64)
+    sign *= -2.0 * b
+    sign += b  # +b or -b
+    draws *= sign
+    return np.split(draws, np.cumsum(sizes)[:-1], axis=1)
+
+
+class TreeCounterNoise:
+    """noise(s) = c_s - S_s of a :class:`BinaryTreeCounter` at every stream position s, computed
+    lazily, consuming the generator exactly like the counter does (ctz(s) + 1 Laplace draws at
+    position s, levels in increasing order). Only the top node drawn at s, (ctz(s), s >> ctz(s)),
+    is ever used by an output, and noise(s) = noise(s - lowbit(s)) + eta_top(s).
+
+    ``levels`` is L and ``scale`` the Laplace scale of a node (``BinaryTreeCounter.laplace.scale``
+    of the same counter: L / epsilon times the noise multiplier; 0 draws nothing). ``at(q)``
+    returns noise(q) for an array of positions q >= the last ``trim``; ``trim(pos)`` forgets the
+    positions before ``pos``, so memory stays proportional to the positions still needed."""
+
+    def __init__(self, rng: np.random.Generator, levels: int, scale: float):
+        self.rng = rng
+        self.levels = levels
+        self.scale = scale
+        self.base = 0
+        self.vals = np.zeros(1)  # noise(base..upto); noise(0) = 0
+        self.pref = np.zeros(levels + 2)  # pref[h] = noise((upto >> h) << h)
+
+    @property
+    def upto(self) -> int:
+        return self.base + self.vals.size - 1
+
+    def _extend(self, hi: int) -> None:
+        s0 = self.upto
+        n = hi - s0
+        if self.scale == 0:
+            self.vals = np.concatenate([self.vals, np.zeros(n)])
+            return
+        s = np.arange(s0 + 1, hi + 1, dtype=np.int64)
+        ctz = np.bitwise_count((s & -s) - 1).astype(np.int64)
+        csum = np.cumsum(ctz + 1)
+        z = self.rng.laplace(0.0, self.scale, size=int(csum[-1]))
+        top = z[csum - 1]
+        out = np.empty(n)
+        for h in range(hi.bit_length() - 1, -1, -1):
+            half, step = 1 << h, 1 << (h + 1)
+            q0 = max(0, -(-(s0 + 1 - half) // step))
+            first = half + step * q0
+            if first > hi:
+                continue
+            ids = np.arange(first - s0 - 1, n, step)
+            par = ids - half
+            vals = top[ids]
+            if par[0] < 0:  # parent at or before s0
+                vals[0] += self.pref[h + 1]
+                vals[1:] += out[par[1:]]
+            else:
+                vals += out[par]
+            out[ids] = vals
+        pref = self.pref.copy()
+        for h in range(self.levels + 2):
+            p = (hi >> h) << h
+            if p > s0:
+                pref[h] = out[p - s0 - 1]
+            elif p == 0:
+                pref[h] = 0.0
+        self.pref = pref
+        self.vals = np.concatenate([self.vals, out])
+
+    def at(self, q: np.ndarray) -> np.ndarray:
+        hi = int(q.max()) if q.size else self.base
+        if hi > self.upto:
+            self._extend(int(max(hi, self.upto + 1024)))
+        return self.vals[q - self.base]
+
+    def trim(self, pos: int) -> None:
+        """Forget the positions before ``pos`` (noise(pos) itself is kept)."""
+        pos = int(pos)
+        if pos > self.upto:
+            self._extend(pos + 1024)
+        drop = pos - self.base
+        if drop > 0:
+            self.vals = self.vals[drop:].copy() if drop > 4096 else self.vals[drop:]
+            self.base = pos
+
+
+class BatchedTreeCounter:
+    """(copies x K) independent binary-tree counters with ``levels`` levels and node scale
+    ``scale`` (L / epsilon times the noise multiplier; 0 draws nothing), updated together.
+
+    ``push(c, j, value)`` appends ``value`` to counter j of copies c (distinct copies) and returns
+    their new outputs. Draw order: per push, levels in increasing order, at each level one
+    ``rng.laplace`` call for the nodes completed there (copies in the order of ``c``). Each node
+    is drawn once, when it completes, as in :class:`BinaryTreeCounter`. A counter holds at most
+    2^levels - 1 elements (not checked: the caller sizes ``levels`` as L of its T_max)."""
+
+    def __init__(self, copies: int, k: int, levels: int, scale: float, rng: np.random.Generator):
+        self.levels, self.scale, self.rng = levels, scale, rng
+        self.pos = np.zeros((copies, k), dtype=np.int64)
+        self.partial = np.zeros((copies, k, levels))
+        self.noisy = np.zeros((copies, k, levels))
+
+    def push(self, c: np.ndarray, j: np.ndarray, value) -> np.ndarray:
+        """Append value to counter j of copies c (distinct copies); return the new outputs."""
+        self.pos[c, j] += 1
+        pos = self.pos[c, j]
+        part = self.partial[c, j] + np.asarray(value, dtype=float).reshape(-1, 1)
+        noisy = self.noisy[c, j]
+        for h in range(self.levels):
+            done = pos % (1 << h) == 0
+            if not done.any():
+                break
+            nd = int(done.sum())
+            noise = self.rng.laplace(0.0, self.scale, nd) if self.scale > 0 else 0.0
+            noisy[done, h] = part[done, h] + noise
+            part[done, h] = 0.0
+        self.partial[c, j] = part
+        self.noisy[c, j] = noisy
+        return self.value(c, j)
+
+    def value(self, c: np.ndarray, j: np.ndarray) -> np.ndarray:
+        pos = self.pos[c, j]
+        bits = (pos[:, None] >> np.arange(self.levels)) & 1
+        return (self.noisy[c, j] * bits).sum(axis=1)
