@@ -17,7 +17,8 @@ lemma is turned into a check (spec section 5).
 * :mod:`.goptimal_dpdb`      Algorithm 2, GOptimal-DPDB (per-round reference + batched simulator)
 * :mod:`.rucb`, :mod:`.rcs`, :mod:`.interleaved_filter`, :mod:`.doubler`, :mod:`.maxinp`
                              non-private baselines (:mod:`.baselines` registry)
-* :mod:`.unit_checks`        registry of the checks without bandit simulation, by subject:
+* :mod:`.check_registry`     every check of the paper (the workflow's registry); the checks
+                             without bandit simulation live by subject:
                              :mod:`.bintree_checks` (A1, A2), :mod:`.ebs_property_checks` (A6a),
                              :mod:`.lemma_checks` (Lemmas 6 and 10), :mod:`.lower_bound_checks`
                              (LB, B7-F1-MATRIX), :mod:`.kappa_checks` (kappa)

@@ -36,7 +36,7 @@ from dpbandits.checks import (
 from dpbandits.dueling.ebs_params import EBSConfig, EBSParams
 from dpbandits.stats import clopper_pearson, loglog_slope, paired_loglog_slope
 
-__all__ = ["CHECKS", "overheads", "corrected_lemma6_count", "paper_lemma6_count"]
+__all__ = ["overheads", "corrected_lemma6_count", "paper_lemma6_count"]
 
 PAPER = "dueling"
 _claim = partial(claim_row, PAPER)
@@ -467,18 +467,3 @@ def check_b8(tables, rng, n_boot, scale) -> CheckOutput:
                             f"mean regret A1-NP / best baseline (worst instance: {label})", value, lo, hi,
                             "<= 10", upper_verdict(lo, hi, 10.0), n, scale))
     return CheckOutput(claims)
-
-
-# check id -> (function, designs it reads)
-CHECKS = {
-    "B1": (check_b1, ("correctness", "stress")),
-    "B2": (check_b2, ("correctness",)),
-    "B3": (check_b3, ("log_t",)),
-    "B4": (check_b4, ("eps_grid",)),
-    "B5": (check_b5, ("k_grid",)),
-    "B6": (check_b6, ("gap_grid",)),
-    "B7": (check_b7, ("eps_grid", "k_grid")),
-    "B8": (check_b8, ("baselines",)),
-    "B9": (check_b9, ("eps_grid",)),
-}
-SCALING = ("B3", "B4", "B5", "B6", "B7", "B9")

@@ -36,7 +36,7 @@ from dpbandits.checks import (
 from dpbandits.dueling.instances import kappa as kappa_of
 from dpbandits.stats import clopper_pearson, loglog_slope
 
-__all__ = ["CHECKS", "SCALING", "theorem3_rate", "private_scale"]
+__all__ = ["theorem3_rate", "private_scale"]
 
 PAPER = "dueling"
 _claim = partial(claim_row, PAPER)
@@ -526,19 +526,3 @@ def check_c11(tables, rng, n_boot, scale) -> CheckOutput:
                              "regret ratio to the default preset", float(np.mean(ratios)), float(np.min(ratios)),
                              float(np.max(ratios)), "informational", "REPORT", len(g), scale))
     return CheckOutput(claims)
-
-
-CHECKS = {
-    "C1": (check_c1, ("dense", "finite", "stress")),
-    "C2": (check_c2, ("dense", "finite", "stress")),
-    "C3": (check_c3, ("dense", "finite")),
-    "C4": (check_c4, ("dense", "finite")),
-    "C5": (check_c5, ("dense",)),
-    "C6": (check_c6, ("dense", "finite")),
-    "C7": (check_c7, ("finite",)),
-    "C8": (check_c8, ("finite",)),
-    "C9": (check_c9, ("dense", "finite")),
-    "C10": (check_c10, ("practice",)),
-    "C11": (check_c11, ("practice",)),
-}
-SCALING = ("C5", "C6", "C7", "C8")

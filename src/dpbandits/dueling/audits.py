@@ -37,8 +37,7 @@ from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
 from dpbandits.dueling.instances import f3, g2
 from dpbandits.rng import derive_seed
 
-__all__ = ["check_a3", "check_a4", "check_a5_alg1", "check_a5_literal", "check_a5_alg2", "check_a6b",
-           "CHECKS"]
+__all__ = ["check_a3", "check_a4", "check_a5_alg1", "check_a5_literal", "check_a5_alg2", "check_a6b"]
 
 PAPER = "dueling"
 FLIP_ROUNDS = (1, 8, 32)
@@ -294,14 +293,3 @@ def check_a6b(rng, scale, runs, horizon=6000) -> list[Claim]:
                   "After eliminations (with the subtraction of the eliminated arm's duels) the noisy EBS estimate is unbiased for B_S of the current set S",
                   "max |z| of mean estimate - B_S(j) over arms and t in {3000, 6000}", zmax, np.nan, np.nan,
                   "<= 3.5", "PASS" if zmax <= 3.5 else "FAIL", runs, scale)]
-
-
-# check id -> function(rng, scale, settings) with settings = config dueling.audit
-CHECKS = {
-    "A3": lambda rng, scale, s: check_a3(rng, scale, s["whitebox_runs"]),
-    "A4": lambda rng, scale, s: check_a4(rng, scale, s["whitebox_runs"]),
-    "A5-ALG1": lambda rng, scale, s: check_a5_alg1(rng, scale, s["samples"], s["confidence"]),
-    "A5-LITERAL": lambda rng, scale, s: check_a5_literal(rng, scale, s["literal_samples"], s["confidence"]),
-    "A5-ALG2": lambda rng, scale, s: check_a5_alg2(rng, scale, s["samples"], s["confidence"]),
-    "A6b": lambda rng, scale, s: check_a6b(rng, scale, s["unbiasedness_runs"]),
-}

@@ -1,6 +1,6 @@
 """Binary-tree counter checks of the dueling paper (Saha & Asi 2024): accuracy A1 (Lemma 1, its
 calibrated bound, the noise's scaling in eps and L) and white-box privacy A2 (spec 2.1, 5.2).
-Registered in :mod:`.unit_checks` (keys ``A1``, ``A2``).
+Registered in :mod:`.check_registry` (keys ``A1``, ``A2``).
 
 The mechanism is :mod:`dpbandits.mechanisms.tree_counter`: A2 runs
 :class:`~dpbandits.mechanisms.tree_counter.BinaryTreeCounter` itself; A1 simulates many long

@@ -7,6 +7,62 @@ rules the workflow is known for, regret vs K/eps on the lower-bound instance
 
 Algorithm 1 designs are one table per (design, variant), joined per design; Algorithm 2 designs
 are two tables each (``<design>/runs`` and ``<design>/phases``).
+
+The mechanism and unit checks need no bandit simulation (spec sections 2.1, 3, 5.2 A1 / A2 / A6(a),
+7 errata 4, 13, 15, 16, 24, 31); their functions live by subject: :mod:`.bintree_checks` (A1,
+A2), :mod:`.ebs_property_checks` (A6a), :mod:`.lemma_checks` (L6, L10), :mod:`.lower_bound_checks`
+(LB) and :mod:`.kappa_checks` (KAPPA), each ``(rng, scale, **sizes) -> CheckOutput`` with the
+sizes per scale below.
+
+Their claim ids (stable):
+
+===================  =========  ==============================================================
+check_id             kind       claim
+===================  =========  ==============================================================
+A1                   lemma      Lemma 1: (1-delta) quantile of |c_t - S_t| <= 4 log(1/delta) log^2.5 T / eps
+A1-CAL               lemma      same quantiles <= the calibrated bound lambda(delta) (spec 2.1)
+A1-RATIO             report     conservativeness of Lemma 1: bound / empirical quantile
+A1-SLOPE-EPS         lemma      std of c_t - S_t (pooled over t) vs 1/eps: slope in [0.95, 1.05]
+A1-SLOPE-L           lemma      pooled std vs the number of levels L: slope in [1.3, 1.7]
+A1-SLOPE-POW2        lemma      std at t = 2^j (popcount 1) vs L: slope in [0.9, 1.1]
+A2-NODES             privacy    every element lies in exactly L nodes; sensitivity L is used
+A2-SCALE             privacy    each completed node gets exactly one Lap(L / eps_c) draw
+A2                   privacy    exact log-likelihood ratio of the node vector <= eps_c
+A6-P1                lemma      EBS Property (1) on every subset of random logistic instances
+A6-P2                lemma      EBS Property (2) in the Appendix form (<= 2 Delta)
+A6-P2-MAIN           erratum    EBS Property (2) in the main-text form (<= Delta) is false
+A6-MIDDLE            report     B_S(1) - B_S(i) >= Delta(1, i) for middle arms (fails; Lemma 6)
+A6-ORDER             lemma      the EBS orders every subset as the utilities do
+L6-PAPER             erratum    Lemma 6's count does not force elimination (K = 2 counterexample)
+L6-CORR              lemma      the corrected count gives 4 rad <= 0.625 Delta
+L10-PAPER            erratum    Lemma 10's "eliminated once xi < Delta / 2" is false (Delta = 3 xi survives)
+L10-CORR             lemma      the corrected threshold: survivors have Delta <= 4 xi
+B7-F1-MATRIX         lower_bound  instance F1 equals the paper's lower-bound matrix
+LB-ALT               erratum    the lower bound's alternative P' is not logistic-realisable (K >= 3)
+LB-ALT-FIX           lower_bound  the in-class replacement r'_{i0} = 2 ln 3 has the needed gaps
+KAPPA-ALG            theorem    Algorithm 2's kappa equals sigma'(2 (S + 1)) (brute force)
+KAPPA-THM            theorem    Theorem 3's kappa equals sigma'(S + 1) (brute force)
+KAPPA                erratum    the two kappa definitions differ (5.94x at S = 1)
+===================  =========  ==============================================================
+
+Sizes (keyword arguments) per registry key:
+
+* ``A1``: ``horizons`` (T grid), ``epsilons``, ``deltas``, ``n_streams`` (streams per (T, eps)
+  cell), ``n_boot``. Test-only: ``noise_multiplier``, ``formula`` (``"all_levels"`` = broken
+  formula adding the noise of all L nodes that contain t instead of the popcount(t) released
+  nodes; ``"unit_sensitivity"`` = Lap(1/eps) per node, the sensitivity-1 bug).
+* ``A2``: ``epsilons``, ``horizon`` (stream length of the LLR draws), ``n_draws`` (per eps),
+  ``max_lengths`` (T_max grid of the node / scale checks). Test-only: ``noise_multiplier``.
+* ``A6a``: ``n_instances``, ``k_min``, ``k_max``, ``scales`` (utility scales s). Test-only:
+  ``instances`` (a list of (utilities, preference) pairs replacing the random draw),
+  ``counterexample``.
+* ``L6``: ``horizons`` (paper-count grid), ``epsilon``; ``corr_horizons``, ``corr_epsilons``,
+  ``corr_gaps``, ``corr_ks`` (grid of the corrected count). Test-only: ``paper_constants``,
+  ``corr_constants``.
+* ``L10``: ``n_trials``, ``n_arms``. Test-only: ``margin`` (the rule's 2), ``threshold``.
+* ``LB``: ``ks``. Test-only: ``instance`` (replaces :func:`f1`), ``alt_utility``.
+* ``KAPPA``: ``n_samples`` (random search), ``dims``, ``norms`` (S grid), ``n_polish``.
+  Test-only: ``alg_closed_form``, ``thm_closed_form``.
 """
 
 from __future__ import annotations
@@ -16,7 +72,6 @@ from dpbandits.registry import Check
 
 PAPER = "dueling"
 BOOT = ("dueling.checks.bootstrap",)
-UC = "dpbandits.dueling.unit_checks"
 AU = "dpbandits.dueling.audits"
 SO = "dpbandits.dueling.solver_checks"
 A1 = "dpbandits.dueling.alg1_checks"
@@ -42,8 +97,8 @@ def _rule(check_id: str) -> str:
 
 
 def _sized(check_id, rule, function, sizes, seeded=True, figure=False, title=""):
-    return Check(check_id, PAPER, rule, f"{UC}:{function}", call="sized", sizes=sizes, seeded=seeded,
-                 figure=figure, title=title)
+    return Check(check_id, PAPER, rule, f"dpbandits.dueling.{function}", call="sized", sizes=sizes,
+                 seeded=seeded, figure=figure, title=title)
 
 
 def _args(check_id, rule, function, *paths, title=""):
@@ -56,28 +111,28 @@ def _sim(check_id, rule, function, inputs, figure=False, title=""):
 
 CHECKS = [
     # mechanism, solver and errata checks (spec 5.1); sizes per scale are the spec's
-    _sized("A1", "dueling_bintree_accuracy", "check_a1", {
+    _sized("A1", "dueling_bintree_accuracy", "bintree_checks:check_a1", {
         "paper": {"horizons": (2**10, 2**14, 2**18, 2**20), "epsilons": (0.1, 0.5, 1.0),
                   "deltas": (0.1, 0.01), "n_streams": 200, "n_boot": 2000},
         "smoke": {"horizons": (2**4, 2**7, 2**10), "epsilons": (0.1, 0.5, 1.0),
                   "deltas": (0.1, 0.01), "n_streams": 1000, "n_boot": 500}}, figure=True,
         title="the binary-tree mechanism against Lemma 1"),
-    _sized("A2", "dueling_bintree_privacy", "check_a2", {
+    _sized("A2", "dueling_bintree_privacy", "bintree_checks:check_a2", {
         "paper": {"epsilons": (0.1, 0.5, 1.0), "horizon": 32, "n_draws": 10_000},
         "smoke": {"epsilons": (0.5, 1.0), "horizon": 16, "n_draws": 1000, "max_lengths": list(range(1, 65))}},
         title="the binary-tree mechanism's privacy"),
-    _sized("A6a", "dueling_ebs_properties", "check_a6", {
+    _sized("A6a", "dueling_ebs_properties", "ebs_property_checks:check_a6", {
         "paper": {"n_instances": 200, "k_min": 3, "k_max": 7},
         "smoke": {"n_instances": 30, "k_min": 3, "k_max": 6}}, title="the EBS properties"),
-    _sized("L6", "dueling_lemma6_constants", "check_lemma6", {"paper": {}, "smoke": {}}, seeded=False,
+    _sized("L6", "dueling_lemma6_constants", "lemma_checks:check_lemma6", {"paper": {}, "smoke": {}}, seeded=False,
            title="Lemma 6's constants"),
-    _sized("L10", "dueling_lemma10_threshold", "check_lemma10", {"paper": {"n_trials": 100_000},
+    _sized("L10", "dueling_lemma10_threshold", "lemma_checks:check_lemma10", {"paper": {"n_trials": 100_000},
                                                                  "smoke": {"n_trials": 10_000}},
            title="Lemma 10's threshold"),
-    _sized("LB", "dueling_lower_bound_instance", "check_lower_bound", {"paper": {"ks": (2, 4, 8, 16, 32, 64)},
+    _sized("LB", "dueling_lower_bound_instance", "lower_bound_checks:check_lower_bound", {"paper": {"ks": (2, 4, 8, 16, 32, 64)},
                                                                        "smoke": {"ks": (2, 4, 8)}},
            seeded=False, title="the lower-bound instance"),
-    _sized("KAPPA", "dueling_kappa_definitions", "check_kappa", {"paper": {"n_samples": 1_000_000},
+    _sized("KAPPA", "dueling_kappa_definitions", "kappa_checks:check_kappa", {"paper": {"n_samples": 1_000_000},
                                                                  "smoke": {"n_samples": 50_000, "norms": (1.0,)}},
            title="the two kappa definitions"),
     # privacy (spec 5.2)

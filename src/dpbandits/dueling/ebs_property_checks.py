@@ -1,6 +1,6 @@
 """Effective-Borda-score (EBS) property checks of the dueling paper (Saha & Asi 2024, Sec 3 and
 App. A.1; spec 5.2 A6(a), errata 4, 13, 31): Properties (1) and (2) and the EBS ordering,
-exhaustively over every subset of random logistic instances. Registered in :mod:`.unit_checks`
+exhaustively over every subset of random logistic instances. Registered in :mod:`.check_registry`
 (key ``A6a``). The EBS's unbiasedness inside Algorithm 1, A6(b), is in :mod:`.audits`.
 """
 

@@ -1,6 +1,6 @@
 """kappa checks of the dueling paper (Saha & Asi 2024; spec 1.5, erratum 16): each of the
 paper's two definitions of kappa (Algorithm 2 / Sec 5.1 and Theorem 3) equals its closed form
-by brute-force minimisation, and the two differ. Registered in :mod:`.unit_checks` (key
+by brute-force minimisation, and the two differ. Registered in :mod:`.check_registry` (key
 ``KAPPA``).
 """
 

@@ -2,7 +2,7 @@
 (Algorithm 2's elimination threshold; erratum 24) of the dueling paper (Saha & Asi 2024; spec
 section 3): each paper constant is refuted by an explicit counterexample and the corrected
 constant verified, analytically (L6) or inside the lemma's event (L10). Registered in
-:mod:`.unit_checks` (keys ``L6``, ``L10``).
+the registry :mod:`.check_registry` (keys ``L6``, ``L10``).
 """
 
 from __future__ import annotations

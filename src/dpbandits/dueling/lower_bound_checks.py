@@ -1,7 +1,7 @@
 """Lower-bound instance checks of the dueling paper (Saha & Asi 2024, Theorem 2, App. B; spec
 5.3 B7, erratum 15): instance F1 is the paper's lower-bound matrix (B7-F1-MATRIX), the lower
 bound's alternative instance is not logistic-realisable (LB-ALT), and an in-class replacement
-has the gaps the proof needs (LB-ALT-FIX). Registered in :mod:`.unit_checks` (key ``LB``).
+has the gaps the proof needs (LB-ALT-FIX). Registered in :mod:`.check_registry` (key ``LB``).
 """
 
 from __future__ import annotations

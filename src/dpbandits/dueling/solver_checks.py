@@ -26,7 +26,7 @@ from dpbandits.dueling.goptimal_dpdb import GOptConfig, simulate_goptimal
 from dpbandits.dueling.instances import f3, g4
 from dpbandits.rng import derive_seed
 
-__all__ = ["check_a7", "check_a8", "check_c12", "CHECKS"]
+__all__ = ["check_a7", "check_a8", "check_c12"]
 
 PAPER = "dueling"
 G_TOL = 1e-3
@@ -154,11 +154,3 @@ def check_c12(rng, scale, runs) -> list[Claim]:
                   f"Algorithms 1 and 2 on the embedding G4 of F3 (K = d = 4), eps = 1, mean utility regret: {text}",
                   "Alg. 2 / Alg. 1 regret at the largest T", ratio, np.nan, np.nan, "informational", "REPORT",
                   2 * runs * len(horizons), scale)]
-
-
-# check id -> function(rng, scale, settings): settings = config dueling.checks and dueling.audit
-CHECKS = {
-    "A7": lambda rng, scale, s: check_a7(rng, scale, s["solver_problems"]),
-    "A8": lambda rng, scale, s: check_a8(rng, scale, s["solver_problems"]),
-    "C12": lambda rng, scale, s: check_c12(rng, scale, s["whitebox_runs"]),
-}
