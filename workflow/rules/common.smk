@@ -2,7 +2,7 @@
 # carry no lambdas.
 from pathlib import Path
 
-from dpbandits.config import validate_config, validate_config_file
+from dpbandits.config import validate_workflow_config
 from dpbandits.workflow_guard import prepare_workdir
 from dpbandits.experiments import online as online_exp
 from dpbandits.experiments.online_bandit import ALGORITHMS as ONLINE_BANDIT_ALGORITHMS
@@ -11,9 +11,11 @@ from dpbandits.online.exact_checks import CHECKS as ONLINE_EXACT_CHECKS
 from dpbandits.online.full_info_checks import CHECKS as ONLINE_FULL_INFO_CHECKS
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
-for user_config in workflow.overwrite_configfiles:
-    validate_config_file(user_config, CONFIG_SCHEMA)
-validate_config(config, CONFIG_SCHEMA)
+# Every config file re-read strictly (duplicate keys), each --configfile complete, the merged
+# config (schema, cross-field rules, DAG size): all problems in one error, before any job.
+validate_workflow_config(
+    config, workflow.configfiles, workflow.overwrite_configfiles, CONFIG_SCHEMA
+)
 
 # Recover from an interrupted or damaged earlier run before scheduling (main process only):
 # stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables.
