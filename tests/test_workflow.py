@@ -226,6 +226,18 @@ BAD_VALUES = [
     (["contextual", "audit", "control_noise_multiplier"], 1.0, "contextual.audit.control_noise_multiplier"),
     (["contextual", "presets", "epsilons"], [1, 8], "contextual.presets.epsilons"),
     (["contextual", "bogus"], 1, "bogus"),
+    # issue 16: non-finite numbers, whole-number floats, huge counts, inconsistent values
+    (["online", "figures", "epsilons"], [0.25, float("nan")], "'online.figures.epsilons[1]': nan"),
+    (["online", "figures", "epsilons"], [float("inf"), 1.0], "'online.figures.epsilons[0]': inf"),
+    (["online", "audit", "epsilon"], float("nan"), "'online.audit.epsilon': nan"),
+    (["seed"], 7.0, "'seed': 7.0 is not allowed; allowed: an integer"),
+    (["online", "figures", "horizon"], 2.0e3, "'online.figures.horizon': 2000.0"),
+    (["online", "figures", "runs"], 10**9, "'online.figures.runs': 1000000000 is not allowed; allowed: an integer >= 2 and <= 2000"),
+    (["online", "figures", "horizon"], 10**18, "'online.figures.horizon'"),
+    (["online", "figures", "checkpoints", "linear"], 5000, "'online.figures.checkpoints.linear': 5000"),
+    (["online", "figures", "settings", "setting2", "figure"], "fig1", "'online.figures.settings.setting2.figure'"),
+    (["online", "figures", "settings", "setting1", "means"], [0.5, 0.5, 0.2], "a unique best arm"),
+    (["contextual", "fig6", "batch"], 5000, "'contextual.fig6.batch': 5000"),
 ]
 
 
@@ -239,7 +251,53 @@ def test_bad_config_is_rejected_before_any_job(repo, tmp_path, path, value, key)
     node[path[-1]] = value
     (work / "bad.yaml").write_text(yaml.safe_dump(cfg))
     proc = _snakemake(work, "--cores", "1", "--configfile", "bad.yaml")
-    assert proc.returncode != 0
-    assert key in proc.stderr + proc.stdout
-    assert not (work / "results").exists()
-    assert not (work / "reports").exists()
+    _assert_rejected_before_any_job(work, proc, [key])
+
+
+def _assert_rejected_before_any_job(work, proc, fragments):
+    out = proc.stderr + proc.stdout
+    assert proc.returncode != 0, out[-2000:]
+    for fragment in fragments:
+        assert fragment in out, (fragment, out[-2000:])
+    assert "invalid configuration:" in out
+    assert len(out) < 10_000  # no value is printed in full
+    for written in ("results", "reports", "logs"):
+        assert not (work / written).exists(), written
+
+
+def _bomb_text(levels=7):
+    """A YAML alias bomb: 10^(levels + 1) values once expanded, a few hundred bytes as text."""
+    return "x0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+        f"x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, levels + 1))
+
+
+# (id, file written: "configfile" (given with --configfile) or "default" (config/config.yaml, read
+# by the Snakefile), its text from the smoke config's, extra arguments, fragments of the message)
+BAD_FILES = [
+    ("duplicate-key", "configfile", lambda t: t.replace("    runs: 6\n", "    runs: 6\n    runs: 60\n", 1), [],
+     ["line 9: duplicate key 'online.figures.runs' (first at line 8)"]),
+    ("duplicate-section", "configfile", lambda t: t + "online:\n  figures:\n    runs: 5\n", [],
+     ["duplicate key 'online' (first at line 5)"]),
+    ("duplicate-in-default-config", "default", lambda t: t + "seed: 8\n", [],
+     ["config/config.yaml, line", "duplicate key 'seed'"]),
+    ("alias-bomb", "configfile", lambda t: t + _bomb_text(), [], ["too large", "'x7'"]),
+    ("dag-too-large", "configfile",
+     lambda t: t.replace("    runs: 6\n    runs_per_job: 3 ", "    runs: 2000\n    runs_per_job: 1 ", 1), [],
+     ["jobs; allowed: at most 20,000", "'online.figures.runs_per_job'"]),
+    ("incomplete-and-bad-override", "configfile", lambda t: t.replace("seed: 7\n", ""),
+     ["--config", "scale=huge"], ["missing key(s) 'seed'", "config key 'scale': 'huge'"]),
+]
+
+
+@pytest.mark.parametrize("which, edit, extra, fragments", [b[1:] for b in BAD_FILES], ids=[b[0] for b in BAD_FILES])
+def test_bad_config_file_is_rejected_before_any_job(repo, tmp_path, which, edit, extra, fragments):
+    work = _copy_workflow(repo, tmp_path / "bad")
+    text = edit((repo / "config/smoke.yaml").read_text())
+    if which == "default":
+        (work / "config/config.yaml").write_text(text)
+        args = ["--configfile", "config/smoke.yaml"]
+    else:
+        (work / "bad.yaml").write_text(text)
+        args = ["--configfile", "bad.yaml"]
+    proc = _snakemake(work, "--cores", "1", *args, *extra)
+    _assert_rejected_before_any_job(work, proc, fragments)

@@ -4,15 +4,17 @@
 from pathlib import Path
 
 from dpbandits import registry
-from dpbandits.config import validate_config, validate_config_file
+from dpbandits.config import validate_workflow_config
 from dpbandits.provenance import code_digest, select_config
 from dpbandits.workflow import run_job
 from dpbandits.workflow_guard import prepare_workdir
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
-for user_config in workflow.overwrite_configfiles:
-    validate_config_file(user_config, CONFIG_SCHEMA)
-validate_config(config, CONFIG_SCHEMA)
+# Every config file re-read strictly (duplicate keys), each --configfile complete, the merged
+# config (schema, cross-field rules, DAG size): all problems in one error, before any job.
+validate_workflow_config(
+    config, workflow.configfiles, workflow.overwrite_configfiles, CONFIG_SCHEMA
+)
 
 # Recover from an interrupted or damaged earlier run before scheduling (main process only):
 # stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables.
