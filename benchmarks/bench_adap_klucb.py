@@ -12,6 +12,12 @@ Times ``simulate_cell("adap_klucb", ..., engine="fast")`` (alpha = 3.1, eps = 1)
 Checkpoints: the figures' grid (60 log-spaced + 1000 linear). Each cell is timed ``--repeat``
 times (best of); a fingerprint of the results (SHA-256 of the regret, pull and release arrays)
 lets two versions of the code be compared for identical output.
+
+Measured on the 2-core development machine (best of 3, seconds; old = per-run engine with one
+40-step bisection per episode, new = runs batched, issue 17; fingerprints identical):
+    K=3, T=1e5, 100 runs          old 1.99   new 0.060   (33x)
+    Fig. 1 cell, eps = 1          old 0.64   new 0.037   (17x)
+    Figs 1-2, 6 cells             old 4.33   new 0.249   (17x)
 """
 
 from __future__ import annotations
