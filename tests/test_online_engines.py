@@ -14,8 +14,8 @@ from scipy.special import betainccinv, betaincinv
 
 from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, lazy_dp_ts
 from dpbandits.online.kl import bernoulli_kl, kl_ucb_index
-from dpbandits.online.registry import ALGORITHMS, simulate_cell
-from dpbandits.rng import derive_seed
+from dpbandits.online.registry import ALGORITHMS, STREAMS, simulate_cell
+from dpbandits.rng import derive_seed, stream_rngs
 from dpbandits.sim.checkpoints import CheckpointRecorder, checkpoint_grid
 from dpbandits.stats import holm
 
@@ -228,6 +228,59 @@ def test_kl_ucb_index_solves_the_kl_equation():
     q = kl_ucb_index(p, level)
     assert np.all(q >= p)
     np.testing.assert_allclose(bernoulli_kl(p, q), level, rtol=1e-6)
+
+
+def _plain_kl_ucb_index(p, level):
+    """The bisection as first written (before issue 17): every step clamps p and mid afresh."""
+    p = np.asarray(p, dtype=float)
+    level = np.broadcast_to(np.asarray(level, dtype=float), p.shape)
+    lo, hi = p.copy(), np.ones_like(p)
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        pc, q = np.clip(p, 1e-12, 1 - 1e-12), np.clip(mid, 1e-12, 1 - 1e-12)
+        ok = pc * np.log(pc / q) + (1 - pc) * np.log((1 - pc) / (1 - q)) <= level
+        lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid)
+    return lo
+
+
+def test_kl_ucb_index_is_bit_identical_to_the_plain_bisection():
+    """Issue 17: the faster index (clamp of p hoisted, rows batched) changes no bit."""
+    rng = np.random.default_rng(17)
+    edges = np.array([0.0, 1.0, 1e-13, 1e-12, 1 - 1e-12, 1 - 1e-13, 0.5])
+    p = np.concatenate([edges, edges, rng.random(4000), rng.random(500) * 1e-9,
+                        1 - rng.random(500) * 1e-9])
+    level = np.exp(rng.uniform(-40, 6, p.size))
+    level[:7], level[7:14] = 0.0, 1e300  # level 0 and a huge level on every edge p
+    level[::37] = 0.0
+    level[::41] = np.inf
+    new = kl_ucb_index(p, level)
+    assert new.tobytes() == _plain_kl_ucb_index(p, level).tobytes()
+    assert np.all((new >= p) & (new <= 1))
+    rows = kl_ucb_index(p[:4000].reshape(400, 10), level[:4000].reshape(400, 10))
+    assert rows.tobytes() == new[:4000].tobytes()  # a batch of rows = each row alone
+    alone = np.concatenate([kl_ucb_index(p[i:i + 3], level[i:i + 3]) for i in range(0, 300, 3)])
+    assert alone.tobytes() == new[:300].tobytes()
+    assert kl_ucb_index(p, 0.25).tobytes() == _plain_kl_ucb_index(p, 0.25).tobytes()
+
+
+@pytest.mark.parametrize("means,eps,horizon", [
+    ([0.75, 0.5, 0.25], 1.0, 20000), ([0.75, 0.625, 0.5, 0.375, 0.25], 0.25, 5000),
+    ([0.5, 0.4, 0.4, 0.4, 0.4], 0.5, 3000), ([0.9, 0.4], 2.0, 2), ([0.3, 0.3, 0.6], 0.05, 500)])
+def test_adap_klucb_batched_runs_equal_runs_alone(means, eps, horizon):
+    """simulate_cell advances AdaP-KLUCB's runs together with one batched index; every run's
+    regret, pulls and releases are those of the run simulated alone, bit for bit."""
+    cps = checkpoint_grid(horizon, 20, 50)
+    def seed():  # a fresh SeedSequence each time (spawn() advances its counter)
+        return derive_seed(17, "adap-batch", eps, horizon)
+
+    cell = simulate_cell("adap_klucb", means, eps, horizon, cps, 25, seed(), params={"alpha": 3.1})
+    for i, run_seed in enumerate(seed().spawn(25)):
+        rngs = stream_rngs(run_seed, STREAMS)
+        alone = adap_klucb.simulate_fast(np.array(means), eps, horizon, cps, rngs["rewards"],
+                                         rngs["noise"], alpha=3.1)
+        assert cell.regret[i].tobytes() == alone.regret.tobytes()
+        np.testing.assert_array_equal(cell.pulls[i], alone.pulls)
+        np.testing.assert_array_equal(cell.releases[i], alone.releases)
 
 
 def test_dp_se_epoch_length_and_elimination():

@@ -12,7 +12,9 @@
 Privacy: each episode's mean uses fresh samples of one arm (sensitivity 1/n_last on the mean,
 i.e. 1 on the sum) with Lap(1/(epsilon n_last)): epsilon-DP; the index is post-processing.
 
-Fast engine: one event per episode (Binomial episode sum); cost O(K log T).
+Fast engine: one event per episode (Binomial episode sum); cost O(K log T) per run. The runs
+of a cell advance together, one episode per pass, so that one bisection computes the index of
+every run still playing (the index is elementwise: each run gets the values it gets alone).
 """
 
 from __future__ import annotations
@@ -26,11 +28,16 @@ from dpbandits.online.kl import kl_ucb_index
 from dpbandits.sim.reference import RunResult
 from dpbandits.sim.stretches import StretchRun
 
-__all__ = ["AdaPKLUCB", "index", "simulate_fast"]
+__all__ = ["AdaPKLUCB", "index", "simulate_fast", "simulate_fast_runs"]
 
 
 def index(mu_tilde, n_last, t_l: int, epsilon: float, alpha: float):
-    log_t = math.log(t_l)
+    """I_a for every arm (last axis) at episode start t_l (step 2 of the docstring above)."""
+    return _index(mu_tilde, n_last, math.log(t_l), epsilon, alpha)
+
+
+def _index(mu_tilde, n_last, log_t, epsilon: float, alpha: float):
+    """:func:`index` given ln t_l: a float, or a column (one value per row of ``mu_tilde``)."""
     mu_breve = np.clip(mu_tilde + alpha * log_t / (epsilon * n_last), 0.0, 1.0)
     return kl_ucb_index(mu_breve, alpha * log_t / n_last)
 
@@ -106,15 +113,37 @@ def simulate_fast(means: np.ndarray, epsilon: float, horizon: int, checkpoints: 
                   reward_rng: np.random.Generator, noise_rng: np.random.Generator,
                   alpha: float = 3.1, noise_multiplier: float = 1.0) -> RunResult:
     """Event-driven exact simulation of one run of AdaP-KLUCB."""
-    run = StretchRun(means, checkpoints, reward_rng)
-    s = _EpisodeState(run.means.size, epsilon, noise_rng, noise_multiplier)
-    t = run.initial_rounds(horizon, s.initialise) - 1  # rounds played so far
-    while t < horizon:
-        arm = int(np.argmax(index(s.mu_tilde, s.n_last, t + 1, epsilon, alpha)))
-        length = int(s.N[arm])
-        played = min(length, horizon - t)
-        total = run.play(arm, played)
-        t += played
-        if played == length:
-            s.finish_episode(arm, length, total)
-    return run.result(s.releases)
+    return simulate_fast_runs(means, epsilon, horizon, checkpoints, [(reward_rng, noise_rng)],
+                              alpha, noise_multiplier)[0]
+
+
+def simulate_fast_runs(means: np.ndarray, epsilon: float, horizon: int, checkpoints: np.ndarray,
+                       rngs, alpha: float = 3.1, noise_multiplier: float = 1.0) -> list[RunResult]:
+    """Event-driven exact simulation of independent runs of AdaP-KLUCB, one per
+    ``(reward_rng, noise_rng)`` pair of ``rngs``.
+
+    Every pass starts the next episode of each run still playing: one bisection computes the
+    indices of all of them (runs x K), then each run plays its episode from its own generators.
+    A run's draws and floating-point operations are those of the run simulated alone."""
+    rngs = list(rngs)
+    runs = [StretchRun(means, checkpoints, reward_rng) for reward_rng, _ in rngs]
+    states = [_EpisodeState(run.means.size, epsilon, noise_rng, noise_multiplier)
+              for run, (_, noise_rng) in zip(runs, rngs, strict=True)]
+    t = [run.initial_rounds(horizon, s.initialise) - 1  # rounds played so far
+         for run, s in zip(runs, states, strict=True)]
+    live = [i for i in range(len(runs)) if t[i] < horizon]
+    while live:
+        log_t = np.array([[math.log(t[i] + 1)] for i in live])  # episode start t_l = t + 1
+        mu_tilde = np.array([states[i].mu_tilde for i in live])
+        n_last = np.array([states[i].n_last for i in live])
+        arms = np.argmax(_index(mu_tilde, n_last, log_t, epsilon, alpha), axis=1)
+        for i, arm in zip(live, arms.tolist(), strict=True):
+            s = states[i]
+            length = int(s.N[arm])
+            played = min(length, horizon - t[i])
+            total = runs[i].play(arm, played)
+            t[i] += played
+            if played == length:
+                s.finish_episode(arm, length, total)
+        live = [i for i in live if t[i] < horizon]
+    return [run.result(s.releases) for run, s in zip(runs, states, strict=True)]

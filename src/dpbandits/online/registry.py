@@ -77,9 +77,7 @@ def _fast_run(name, means, epsilon, horizon, checkpoints, rngs, params):
                                         thinning_below=params.get("thinning_below", 0.1))
     if name == "dp_se":
         return dp_se.simulate_fast(**common, beta=params.get("beta"))
-    if name == "adap_klucb":
-        return adap_klucb.simulate_fast(**common, alpha=params.get("alpha", 3.1))
-    raise KeyError(name)
+    raise KeyError(name)  # adap_klucb: simulate_cell batches its runs
 
 
 STREAMS = ("rewards", "noise", "policy")
@@ -112,16 +110,22 @@ def simulate_cell(name: str, means, epsilon: float | None, horizon: int, checkpo
             regret, pulls = ts_beta.simulate_fast_runs(means, horizon, checkpoints, n_runs,
                                                        rngs["rewards"], rngs["policy"])
         return CellResult(regret, pulls, np.zeros_like(pulls))
+    run_rngs = [stream_rngs(run_seed, STREAMS) for run_seed in seed.spawn(n_runs)]
+    if engine == "fast" and name == "adap_klucb":  # runs advance together (one batched index)
+        results = adap_klucb.simulate_fast_runs(means, epsilon, horizon, checkpoints,
+                                                [(r["rewards"], r["noise"]) for r in run_rngs],
+                                                alpha=params.get("alpha", 3.1))
+    elif engine == "fast":
+        results = (_fast_run(name, means, epsilon, horizon, checkpoints, rngs, params)
+                   for rngs in run_rngs)
+    else:
+        env = BernoulliBandit(means)
+        results = (run_reference(_reference_algorithm(name, k, epsilon, horizon, rngs, params),
+                                 env, horizon, checkpoints, rngs["rewards"])
+                   for rngs in run_rngs)
     regret = np.empty((n_runs, checkpoints.size))
     pulls = np.empty((n_runs, k), dtype=np.int64)
     releases = np.empty((n_runs, k), dtype=np.int64)
-    env = BernoulliBandit(means)
-    for i, run_seed in enumerate(seed.spawn(n_runs)):
-        rngs = stream_rngs(run_seed, STREAMS)
-        if engine == "fast":
-            res = _fast_run(name, means, epsilon, horizon, checkpoints, rngs, params)
-        else:
-            alg = _reference_algorithm(name, k, epsilon, horizon, rngs, params)
-            res = run_reference(alg, env, horizon, checkpoints, rngs["rewards"])
+    for i, res in enumerate(results):
         regret[i], pulls[i], releases[i] = res.regret, res.pulls, res.releases
     return CellResult(regret, pulls, releases)
