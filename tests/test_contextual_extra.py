@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from dpbandits.contextual import figure_checks, registry, theory_checks
+from dpbandits import registry
+from dpbandits.contextual import figure_checks, theory_checks
 from dpbandits.contextual.config import preset
 from dpbandits.contextual.instances import SymmetricInstance, q_density, symmetric_integrals
 from dpbandits.contextual.ldpmab import Source, run_ldpmab
@@ -88,8 +89,8 @@ def test_extra_jobs_are_registered(cfg):
     for job in EXTRA_JOBS:
         assert cells(job, cfg), job
     for key in ("T-2.6d", "FS1", "FS2"):
-        spec = registry.CHECKS[key]
-        assert spec.group == "sim" and all(t in EXTRA_JOBS for t in spec.tables)
+        spec = registry.get("contextual", key)
+        assert spec.call == "tables" and all(t in EXTRA_JOBS for t in spec.inputs)
 
 
 # ---------------------------------------------------------------------------------------------

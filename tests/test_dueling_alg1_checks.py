@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpbandits import registry
 from dpbandits.dueling import alg1_checks
 from dpbandits.experiments.dueling import (
     ALG1_VARIANTS,
@@ -17,6 +18,8 @@ from dpbandits.experiments.dueling import (
     finite_instance,
 )
 from dpbandits.rng import make_rng
+
+ALG1 = registry.in_module("dueling", "dpbandits.dueling.alg1_checks")
 
 SETTINGS = {"runs": 30, "horizon": 30_000_000, "log_t_horizon": 100_000_000, "gap_horizon": 10_000_000,
             "correctness_horizon": 2_000_000, "correctness_runs": 30, "stress_horizon": 200_000,
@@ -77,8 +80,7 @@ def synthetic_tables(seed=0, violations=0, baseline_factor=3.0, **law) -> dict[s
 
 
 def _verdicts(check, tables):
-    function, _ = alg1_checks.CHECKS[check]
-    out = function(tables, np.random.default_rng(1), 400, "smoke")
+    out = ALG1[check].load()(tables, np.random.default_rng(1), 400, "smoke")
     return {c.check_id: c.verdict for c in out.claims}, out
 
 
@@ -87,13 +89,13 @@ def good():
     return synthetic_tables()
 
 
-@pytest.mark.parametrize("check", sorted(alg1_checks.CHECKS))
+@pytest.mark.parametrize("check", sorted(ALG1))
 def test_checks_pass_on_a_law_that_follows_the_theory(check, good):
     verdicts, out = _verdicts(check, good)
     assert verdicts, check
     failing = {k: v for k, v in verdicts.items() if v in ("FAIL", "INCONCLUSIVE")}
     assert not failing, failing
-    if check in alg1_checks.SCALING:
+    if ALG1[check].figure:
         assert out.figure is not None and not out.figure.points.empty
 
 
@@ -140,7 +142,6 @@ def test_b5_naive_slope_ignores_runs_cut_off_by_the_horizon(good):
     cut = (t["variant"] == "naive") & (t["K"] >= 16)
     t.loc[cut, "commit_time"] = -1
     t.loc[cut, "regret_pref"] = t.loc[cut, "regret_pref"] / 50  # truncated at T: not the overhead
-    function, _ = alg1_checks.CHECKS["B5"]
-    out = function(bad, np.random.default_rng(1), 400, "smoke")
+    out = ALG1["B5"].load()(bad, np.random.default_rng(1), 400, "smoke")
     row = next(c for c in out.claims if c.check_id == "B5-NAIVE")
     assert row.verdict == "PASS" and "K = 16, 32 excluded" in row.claim

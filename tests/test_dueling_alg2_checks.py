@@ -6,8 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from dpbandits import registry
 from dpbandits.dueling import alg2_checks
 from dpbandits.experiments.dueling import ALG2_DESIGNS, simulate_alg2, simulate_maxinp_baseline
+
+ALG2 = registry.in_module("dueling", "dpbandits.dueling.alg2_checks")
 
 SETTINGS = {"runs": 3, "max_horizon_exponent": 11, "dense_points": 40, "finite_runs": 3,
             "finite_arms": 20, "dims": [2, 3], "baseline_horizon": 5000}
@@ -24,9 +27,9 @@ def tables():
 
 
 def _run(check, tables):
-    function, designs = alg2_checks.CHECKS[check]
-    extra = ("maxinp",) if check == "C10" else ()
-    out = function({d: tables[d] for d in (*designs, *extra)}, np.random.default_rng(0), 200, "smoke")
+    spec = ALG2[check]
+    names = {name.split("/")[0] for name in spec.inputs}
+    out = spec.load()({d: tables[d] for d in names}, np.random.default_rng(0), 200, "smoke")
     return {c.check_id: c.verdict for c in out.claims}, out
 
 
@@ -34,11 +37,11 @@ def _copy(tables):
     return {d: t.copy() if d == "maxinp" else {k: v.copy() for k, v in t.items()} for d, t in tables.items()}
 
 
-@pytest.mark.parametrize("check", sorted(alg2_checks.CHECKS))
+@pytest.mark.parametrize("check", sorted(ALG2))
 def test_every_check_gives_verdicts_and_figures(check, tables):
     verdicts, out = _run(check, tables)
     assert verdicts
-    if check in alg2_checks.SCALING:
+    if ALG2[check].figure:
         assert out.figure is not None and not out.figure.points.empty
 
 

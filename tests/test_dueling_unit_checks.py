@@ -11,7 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from dpbandits.dueling import unit_checks as uc
+from dpbandits import registry
+from dpbandits.dueling import check_registry as uc
 from dpbandits.dueling.bintree_checks import calibrated_bound, check_a1, check_a2, lemma1_bound
 from dpbandits.dueling.ebs_property_checks import check_a6
 from dpbandits.dueling.instances import f1, f2, logistic_preference, sigmoid_prime
@@ -53,7 +54,7 @@ def a1_good():
 
 def test_a1_passes(a1_good):
     v = verdicts(a1_good)
-    assert list(v) == list(uc.CLAIM_IDS["A1"])
+    assert list(v) == list(CLAIM_IDS["A1"])
     assert v == {"A1": "PASS", "A1-CAL": "PASS", "A1-RATIO": "REPORT", "A1-SLOPE-EPS": "PASS",
                  "A1-SLOPE-L": "PASS", "A1-SLOPE-POW2": "PASS"}
     assert claim(a1_good, "A1-RATIO").value > 5  # Lemma 1 is very conservative
@@ -218,17 +219,29 @@ def test_kappa_fails_for_a_wrong_closed_form():
 # ----------------------------------------------------------------------------------------------
 
 
+CLAIM_IDS = {  # the rows each registry key writes, in order (stable ids)
+    "A1": ("A1", "A1-CAL", "A1-RATIO", "A1-SLOPE-EPS", "A1-SLOPE-L", "A1-SLOPE-POW2"),
+    "A2": ("A2-NODES", "A2-SCALE", "A2"),
+    "A6a": ("A6-P1", "A6-P2", "A6-P2-MAIN", "A6-MIDDLE", "A6-ORDER"),
+    "L6": ("L6-PAPER", "L6-CORR"),
+    "L10": ("L10-PAPER", "L10-CORR"),
+    "LB": ("B7-F1-MATRIX", "LB-ALT", "LB-ALT-FIX"),
+    "KAPPA": ("KAPPA-ALG", "KAPPA-THM", "KAPPA"),
+}
+
+
 @pytest.mark.parametrize("key", ["A2", "A6a", "L6", "L10", "LB", "KAPPA"])
 def test_registry_smoke_runs_and_ids_are_stable(key):
-    out = uc.run_check(key, np.random.default_rng(0), "smoke")
-    assert [c.check_id for c in out.claims] == list(uc.CLAIM_IDS[key])
+    spec = registry.get("dueling", key)
+    out = spec.load()(np.random.default_rng(0), "smoke", **spec.sizes["smoke"])
+    assert [c.check_id for c in out.claims] == list(CLAIM_IDS[key])
     assert all(c.paper == "dueling" and c.scale == "smoke" for c in out.claims)
-    assert {"paper", "smoke"} == set(uc.CHECKS[key][1])
+    assert {"paper", "smoke"} == set(spec.sizes)
 
 
 def test_claim_ids_unique_and_documented():
-    ids = [i for key in uc.CHECKS for i in uc.CLAIM_IDS[key]]
+    ids = [i for key in CLAIM_IDS for i in CLAIM_IDS[key]]
     assert len(ids) == len(set(ids))
-    assert set(uc.CLAIM_IDS) == set(uc.CHECKS)
+    assert set(CLAIM_IDS) <= set(registry.checks_of("dueling"))
     for i in ids:
         assert f"\n{i} " in uc.__doc__

@@ -9,8 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpbandits import registry
 from dpbandits.experiments.online_bandit import ALGORITHMS, DESIGNS, design_cells
 from dpbandits.online import bandit_checks as bc
+
+BANDIT = {k: c for k, c in registry.in_module("online", "dpbandits.online.bandit_checks").items() if k != "BT-8"}
 
 SETTINGS = {"runs": 30, "minimax_runs": 30, "horizon": 10**6}
 
@@ -52,12 +55,11 @@ def good():
 
 
 def _run(check, tables):
-    function, _ = bc.CHECKS[check]
-    out = function(tables, np.random.default_rng(1), 300, "smoke")
+    out = BANDIT[check].load()(tables, np.random.default_rng(1), 300, "smoke")
     return {c.check_id: c.verdict for c in out.claims}, out
 
 
-@pytest.mark.parametrize("check", sorted(bc.CHECKS))
+@pytest.mark.parametrize("check", sorted(BANDIT))
 def test_bandit_check_passes_on_the_theory_law(check, good):
     verdicts, out = _run(check, good)
     assert set(verdicts.values()) == {"PASS"}, verdicts

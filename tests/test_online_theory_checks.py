@@ -12,7 +12,9 @@ import pytest
 
 from dpbandits.experiments.online_full_info import DESIGNS, design_cells, instance_of
 from dpbandits.online import exact_checks as ex
-from dpbandits.online.full_info_checks import CHECKS
+from dpbandits import registry
+
+CHECKS = registry.in_module("online", "dpbandits.online.full_info_checks")
 
 SETTINGS = {"runs": 40, "horizon": 10**6, "long_horizon": 10**7}
 
@@ -49,8 +51,7 @@ def good_law(inst, eps, t, variant):
 
 
 def _verdicts(check, tables):
-    function, _ = CHECKS[check]
-    out = function(tables, np.random.default_rng(1), 300, "smoke")
+    out = CHECKS[check].load()(tables, np.random.default_rng(1), 300, "smoke")
     return {c.check_id: c.verdict for c in out.claims}, out
 
 
@@ -108,26 +109,26 @@ def test_lemma24_probability_matches_monte_carlo():
 
 
 def test_exact_checks_pass_with_the_papers_constants_and_fail_with_wrong_ones():
-    assert ex.check_ft9("smoke").claims[0].verdict == "PASS"
-    assert ex.check_ft9("smoke", divisor=0.05).claims[0].verdict == "FAIL"
-    assert ex.check_u4("smoke").claims[0].verdict == "PASS"
-    assert ex.check_u4("smoke", constant=0.1).claims[0].verdict == "FAIL"
-    assert ex.check_u5("smoke").claims[0].verdict == "PASS"
-    assert ex.check_u5("smoke", constant=0.5).claims[0].verdict == "FAIL"
-    assert ex.check_u3("smoke").claims[0].verdict == "PASS"
-    assert ex.check_u3("smoke", shift=0).claims[0].verdict == "FAIL"
+    assert ex.check_ft9(None, "smoke", {}).claims[0].verdict == "PASS"
+    assert ex.check_ft9(None, "smoke", {}, divisor=0.05).claims[0].verdict == "FAIL"
+    assert ex.check_u4(None, "smoke", {}).claims[0].verdict == "PASS"
+    assert ex.check_u4(None, "smoke", {}, constant=0.1).claims[0].verdict == "FAIL"
+    assert ex.check_u5(None, "smoke", {}).claims[0].verdict == "PASS"
+    assert ex.check_u5(None, "smoke", {}, constant=0.5).claims[0].verdict == "FAIL"
+    assert ex.check_u3(None, "smoke", {}).claims[0].verdict == "PASS"
+    assert ex.check_u3(None, "smoke", {}, shift=0).claims[0].verdict == "FAIL"
 
 
 def test_laplace_tail_check_catches_non_laplace_noise(monkeypatch):
     rng = np.random.default_rng(3)
-    assert ex.check_u2("smoke", rng, 200_000).claims[0].verdict == "PASS"
+    assert ex.check_u2(rng, "smoke", {"laplace_samples": 200_000}).claims[0].verdict == "PASS"
 
     class GaussianNoise(ex.LaplaceMechanism):  # same scale, wrong law
         def noise(self, rng, size=None):
             return rng.normal(0.0, self.scale, size)
 
     monkeypatch.setattr(ex, "LaplaceMechanism", GaussianNoise)
-    assert ex.check_u2("smoke", rng, 200_000).claims[0].verdict == "FAIL"
+    assert ex.check_u2(rng, "smoke", {"laplace_samples": 200_000}).claims[0].verdict == "FAIL"
 
 
 def test_schedule_check_catches_a_broken_batch_update():
@@ -142,12 +143,12 @@ def test_schedule_check_catches_a_broken_batch_update():
 
 
 def test_exact_rnm_check_records_the_erratum_and_passes_the_fix():
-    out = ex.check_p_exact_rnm("smoke")
+    out = ex.check_p_exact_rnm(None, "smoke", {})
     rows = {c.check_id: c for c in out.claims}
     assert rows["P-EXACT-RNM"].kind == "erratum" and rows["P-EXACT-RNM"].verdict == "FAIL"
     assert rows["P-EXACT-RNM"].value == pytest.approx(2 - math.log(2), abs=1e-9)  # 2 eps - ln(1+eps)
     assert rows["P-EXACT-RNM-C2"].verdict == "PASS"
     table = ex.rnm_loss_table()
     table.loc[table.noise == "Lap(2/eps)", "loss_over_eps"] *= 1.5  # a leaky "fix"
-    assert {c.check_id: c.verdict for c in ex.check_p_exact_rnm("smoke", table).claims}[
+    assert {c.check_id: c.verdict for c in ex.check_p_exact_rnm(None, "smoke", {}, table).claims}[
         "P-EXACT-RNM-C2"] == "FAIL"

@@ -11,11 +11,14 @@ import numpy as np
 import pytest
 from workflow_runner import copy_workflow, run_snakemake
 
+from dpbandits import registry
 from dpbandits.experiments import quantile as qexp
 from dpbandits.quantile import baseline_checks, max_q, qlucb, qpac
 from dpbandits.quantile.instances import make_instance
 from dpbandits.quantile.streams import run_streams
 from dpbandits.rng import derive_seed
+
+BASELINE_CHECKS = registry.in_module("quantile", "dpbandits.quantile.baseline_checks")
 
 pytestmark = pytest.mark.xdist_group("quantile_baselines")
 
@@ -167,9 +170,9 @@ def tables():
 
 
 def run(check, tables, **replace):
-    function, designs = baseline_checks.CHECKS[check]
-    data = {d: replace.get(d, tables[d]).copy() for d in designs}
-    out = function(data, np.random.default_rng(0), 300, "smoke")
+    spec = BASELINE_CHECKS[check]
+    data = {d: replace.get(d, tables[d]).copy() for d in spec.inputs}
+    out = spec.load()(data, np.random.default_rng(0), 300, "smoke")
     return out, {c.check_id: c.verdict for c in out.claims}
 
 
@@ -183,7 +186,7 @@ def test_designs_share_streams_across_algorithms(tables):
 
 def test_checks_pass_on_their_designs(tables):
     verdicts = {}
-    for check in baseline_checks.CHECKS:
+    for check in BASELINE_CHECKS:
         verdicts.update(run(check, tables)[1])
     assert verdicts["D1-SEQ"] == "PASS" and verdicts["D1-VARIANT"] == "REPORT"
     assert verdicts["D1-QPAC"] in ("PASS", "INCONCLUSIVE")  # 12 runs cannot show >= 95% at 95%
@@ -231,8 +234,8 @@ def test_d3_fails_on_errors_and_on_a_wrong_slope(tables):
 @pytest.mark.workflow
 def test_smoke_dag_builds_with_the_baseline_rules(tmp_path):
     work = copy_workflow(REPO, tmp_path / "wf")
-    targets = ["results/claims/quantile/D1.csv", "reports/tables/quantile/baselines.tex",
-               "reports/figures/quantile/check_D3.png", "reports/tables/quantile/checks.tex"]
+    targets = ["results/smoke/seed7/claims/quantile/D1.parquet", "reports/smoke/tables/quantile/baselines.tex",
+               "reports/smoke/figures/quantile/check_D3.png", "reports/smoke/tables/quantile/checks.tex"]
     proc = run_snakemake(work, *targets, "-n", "--cores", "1", "--configfile", "config/smoke.yaml", timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     for rule in ("quantile_qpac_at_discontinuity", "quantile_baselines_context", "quantile_cauchy_heavy_tails"):

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpbandits import registry
 from dpbandits.experiments import quantile as qexp
 from dpbandits.quantile import audits, dp_checks, seq_checks
 
@@ -20,7 +21,8 @@ SETTINGS = {
     "dp": {"invariance_runs": 3, "fig4_runs": 4, "pac_runs": 10, "scaling_runs": 4, "k_runs": 3},
     "baselines": {"d1_runs": 4, "d1_cap": 1000, "d2_runs": 4, "d3_runs": 4},  # D1-D3: test_quantile_baselines
 }
-ALL = {**seq_checks.CHECKS, **dp_checks.CHECKS}
+ALL = {**registry.in_module("quantile", "dpbandits.quantile.seq_checks"),
+       **registry.in_module("quantile", "dpbandits.quantile.dp_checks")}
 
 
 @pytest.fixture(scope="module")
@@ -29,9 +31,9 @@ def tables():
 
 
 def run(check, tables, **replace):
-    function, designs = ALL[check]
-    data = {d: replace.get(d, tables[d]).copy() for d in designs}
-    out = function(data, np.random.default_rng(0), 300, "smoke")
+    spec = ALL[check]
+    data = {d: replace.get(d, tables[d]).copy() for d in spec.inputs}
+    out = spec.load()(data, np.random.default_rng(0), 300, "smoke")
     return {c.check_id: c.verdict for c in out.claims}
 
 

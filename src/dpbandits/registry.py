@@ -35,7 +35,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["Check", "TableSpec", "PAPERS", "all_checks", "checks_of", "get", "CALLS"]
+__all__ = ["Check", "TableSpec", "PAPERS", "all_checks", "checks_of", "in_module", "get", "CALLS"]
 
 PAPERS = ("online", "dueling", "quantile", "contextual")
 CALLS = ("tables", "settings", "args", "sized", "seeds")
@@ -119,6 +119,12 @@ def all_checks() -> list[Check]:
     if duplicated:
         raise ValueError(f"duplicate check rule names: {duplicated}")
     return checks
+
+
+def in_module(paper: str, module: str) -> dict[str, Check]:
+    """The checks of one paper whose function lives in ``module`` (e.g.
+    ``dpbandits.dueling.alg1_checks``), by id."""
+    return {k: c for k, c in checks_of(paper).items() if c.module == module}
 
 
 def get(paper: str, check_id: str) -> Check:
