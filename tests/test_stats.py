@@ -19,6 +19,7 @@ from dpbandits.stats import (
     mann_whitney_less,
     mean_ci,
     paired_loglog_slope,
+    slope_difference,
 )
 
 # ----------------------------------------------------------------------------------------------
@@ -521,3 +522,27 @@ def test_worst_case_slope_includes_lack_of_fit():
     wc2 = worst_case(ts[:2], groups_by_t[:2], np.random.default_rng(2), n_boot=1000)
     assert not wc2.slope_fit.lof_assessed
     assert wc2.slope_ci == (wc2.slope_fit.mc_ci_low, wc2.slope_fit.mc_ci_high)
+
+
+def test_slope_difference_cancels_shared_lack_of_fit():
+    """Two curves on the same x that bend alike (shared deviations from a power law) with slopes
+    1.0 and 0.8: the difference of their boots carries both lack-of-fit terms; slope_difference
+    fits the differences of the points, where the bends cancel, and gets a much narrower CI that
+    still covers 0.2."""
+    rng = np.random.default_rng(14)
+    x = np.logspace(0, 2, 6)
+    bend = np.array([0.2, -0.1, -0.25, -0.1, 0.1, 0.25])
+    runs_a = [5.0 * xi**1.0 * math.exp(d) * rng.gamma(16.0, 1 / 16.0, size=60) for xi, d in zip(x, bend, strict=True)]
+    runs_b = [2.0 * xi**0.8 * math.exp(d) * rng.gamma(16.0, 1 / 16.0, size=60) for xi, d in zip(x, bend, strict=True)]
+    fa, fb = (loglog_slope(x, r, rng, n_boot=2000) for r in (runs_a, runs_b))
+    assert fa.lof_sd > 0.1 and fb.lof_sd > 0.1
+    d_lo, d_hi = np.quantile(fa.boots - fb.boots, [0.025, 0.975])
+    diff = slope_difference(fa, fb, rng)
+    assert diff.slope == pytest.approx(fa.slope - fb.slope, abs=1e-12)
+    assert diff.ci_low < 0.2 < diff.ci_high
+    assert d_lo < 0.2 < d_hi
+    assert diff.ci_high - diff.ci_low < 0.3 * (d_hi - d_lo)
+    with pytest.raises(ValueError, match="share their x"):
+        slope_difference(fa, loglog_slope(x * 2, runs_b, rng, n_boot=2000), rng)
+    with pytest.raises(ValueError, match="number of bootstrap draws"):
+        slope_difference(fa, loglog_slope(x, runs_b, rng, n_boot=500), rng)

@@ -12,7 +12,7 @@ from dpbandits.stats.core import (
     paired_loglog_slope,
     wilcoxon_less,
 )
-from dpbandits.stats.slopes import SlopeFit, fit_line
+from dpbandits.stats.slopes import SlopeFit, fit_line, slope_difference
 
 __all__ = [
     "bootstrap_ci",
@@ -26,4 +26,5 @@ __all__ = [
     "wilcoxon_less",
     "SlopeFit",
     "fit_line",
+    "slope_difference",
 ]
