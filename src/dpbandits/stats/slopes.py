@@ -169,8 +169,8 @@ def loglog_slope(x, runs_by_x, rng: np.random.Generator, n_boot: int = 2000,
     """OLS slope of log(mean over runs) against log(x), with a bootstrap CI that includes lack of
     fit (:func:`fit_line`): runs resampled within each x, plus the points' scatter about the line
     beyond that noise (its variance drawn from its chi-square pivot on len(x) - 2 degrees of
-    freedom). With two x values lack of fit
-    cannot be assessed and the CI is the runs-only bootstrap CI (``lof_assessed`` False).
+    freedom). With two x values lack of fit cannot be assessed and the CI is the runs-only
+    bootstrap CI (``lof_assessed`` False).
 
     ``runs_by_x`` is a sequence (one entry per x) of 1-d arrays of per-run values; each x is
     resampled independently (its runs are independent of the other x's runs).
