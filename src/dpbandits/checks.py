@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.claims import Claim
+from dpbandits.stats.slopes import SlopeFit, fit_line
 
 __all__ = ["ScalingFigure", "CheckOutput", "write_figure_data", "read_figure_data", "band_verdict", "upper_verdict", "lower_verdict",
            "series_points", "WorstCase", "worst_case", "claim_row", "select_rows", "worst_verdict",
@@ -130,7 +131,12 @@ def series_points(series: str, x, groups, rng: np.random.Generator, n_boot: int)
 @dataclass
 class WorstCase:
     """max over instances of the mean regret at each T, with bootstrap draws and its log-log
-    slope in T (the instance-independent checks FT-7 and BT-7)."""
+    slope in T (the instance-independent checks FT-7 and BT-7).
+
+    ``boots``: bootstrap draws of the max at each T (runs resampled per instance); ``slope_ci``:
+    the slope's CI including lack of fit (:func:`dpbandits.stats.fit_line`); ``slope_fit``: the
+    whole :class:`dpbandits.stats.SlopeFit` (bootstrap slopes, residual SE, lack-of-fit SD, the
+    Monte Carlo-only CI)."""
 
     ts: np.ndarray
     point: np.ndarray
@@ -139,6 +145,7 @@ class WorstCase:
     slope: float
     slope_ci: tuple[float, float]
     intercept: float
+    slope_fit: SlopeFit | None = field(default=None, repr=False)
 
     def points(self, series: str) -> pd.DataFrame:
         return pd.DataFrame({"series": series, "x": self.ts, "mean": self.point,
@@ -154,7 +161,10 @@ class WorstCase:
 
 def worst_case(ts, groups_by_t, rng: np.random.Generator, n_boot: int) -> WorstCase:
     """``groups_by_t[i]``: one array of per-run regrets per instance, at T = ts[i]. Instances are
-    independent, so each is resampled on its own; the max is taken per bootstrap draw."""
+    independent, so each is resampled on its own; the max is taken per bootstrap draw. The slope
+    of log max against log T and its 95% CI come from :func:`dpbandits.stats.fit_line`: the
+    bootstrap maxima give the Monte Carlo part, the scatter of the maxima about the line beyond
+    it the lack-of-fit part (not assessable with two T: Monte Carlo CI)."""
     ts = np.asarray(ts, dtype=float)
     point, boots, argmax = [], [], []
     for groups in groups_by_t:
@@ -165,11 +175,5 @@ def worst_case(ts, groups_by_t, rng: np.random.Generator, n_boot: int) -> WorstC
                                  .mean(axis=1) for g in groups])
         boots.append(draws.max(axis=1))
     point, boots = np.array(point), np.column_stack(boots)
-    lx = np.log(ts)
-    lxc = lx - lx.mean()
-    slope = float(np.log(point) @ lxc / (lxc @ lxc))
-    ly = np.log(np.maximum(boots, np.finfo(float).tiny))
-    slopes = (ly - ly.mean(axis=1, keepdims=True)) @ lxc / (lxc @ lxc)
-    lo, hi = np.quantile(slopes, [0.025, 0.975])
-    return WorstCase(ts, point, boots, argmax, slope, (float(lo), float(hi)),
-                     float(np.log(point).mean() - slope * lx.mean()))
+    fit = fit_line(np.log(ts), np.log(point), np.log(np.maximum(boots, np.finfo(float).tiny)), rng)
+    return WorstCase(ts, point, boots, argmax, fit.slope, (fit.ci_low, fit.ci_high), fit.intercept, fit)

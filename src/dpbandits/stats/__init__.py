@@ -1,5 +1,5 @@
 """Statistics conventions of ARCHITECTURE.md: bootstrap CIs over runs, log-log slopes with
-bootstrap CIs, Clopper-Pearson, Holm, Mann-Whitney with ties."""
+bootstrap CIs that include lack of fit, Clopper-Pearson, Holm, Mann-Whitney with ties."""
 
 from dpbandits.stats.core import (
     bootstrap_ci,
@@ -12,6 +12,7 @@ from dpbandits.stats.core import (
     paired_loglog_slope,
     wilcoxon_less,
 )
+from dpbandits.stats.slopes import SlopeFit, fit_line, slope_difference
 
 __all__ = [
     "bootstrap_ci",
@@ -23,4 +24,7 @@ __all__ = [
     "mann_whitney_less",
     "mean_ci",
     "wilcoxon_less",
+    "SlopeFit",
+    "fit_line",
+    "slope_difference",
 ]

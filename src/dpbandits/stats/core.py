@@ -1,4 +1,5 @@
-"""Statistical helpers used by every check.
+"""Statistical helpers used by every check (the slope fits live in :mod:`dpbandits.stats.slopes`
+and are re-exported here).
 
 All resampling is driven by an explicit ``numpy.random.Generator`` (seeded by the caller through
 :mod:`dpbandits.rng`), so verdicts are reproducible.
@@ -7,10 +8,11 @@ All resampling is driven by an explicit ``numpy.random.Generator`` (seeded by th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats as sps
+
+from dpbandits.stats.slopes import SlopeFit, fit_line, loglog_slope, paired_loglog_slope
 
 __all__ = [
     "bootstrap_ci",
@@ -23,6 +25,7 @@ __all__ = [
     "mean_ci",
     "wilcoxon_less",
     "SlopeFit",
+    "fit_line",
 ]
 
 
@@ -115,65 +118,3 @@ def wilcoxon_less(a, b) -> float:
     if not np.any(d != 0):
         return 1.0
     return float(sps.wilcoxon(d[d != 0], alternative="less").pvalue)
-
-
-@dataclass(frozen=True)
-class SlopeFit:
-    slope: float
-    ci_low: float
-    ci_high: float
-    intercept: float
-    boots: np.ndarray | None = field(default=None, repr=False, compare=False)  # bootstrap slopes
-
-
-def _ols_slope(lx: np.ndarray, ly: np.ndarray) -> tuple[float, float]:
-    slope, intercept = np.polyfit(lx, ly, 1)
-    return float(slope), float(intercept)
-
-
-def loglog_slope(x, runs_by_x, rng: np.random.Generator, n_boot: int = 2000,
-                 level: float = 0.95) -> SlopeFit:
-    """OLS slope of log(mean over runs) against log(x), with a bootstrap CI by resampling runs.
-
-    ``runs_by_x`` is a sequence (one entry per x) of 1-d arrays of per-run values; each x is
-    resampled independently (its runs are independent of the other x's runs).
-    """
-    x = np.asarray(x, dtype=float)
-    groups = [np.asarray(g, dtype=float) for g in runs_by_x]
-    if len(groups) != x.size or x.size < 2:
-        raise ValueError("need one group of runs per x and at least two x values")
-    means = np.array([g.mean() for g in groups])
-    if np.any(means <= 0):
-        raise ValueError("log-log slope needs positive means")
-    lx = np.log(x)
-    slope, intercept = _ols_slope(lx, np.log(means))
-    boot_means = np.column_stack(
-        [g[rng.integers(0, g.size, size=(n_boot, g.size))].mean(axis=1) for g in groups]
-    )
-    boot_means = np.maximum(boot_means, np.finfo(float).tiny)
-    ly = np.log(boot_means)
-    lxc = lx - lx.mean()
-    boots = (ly - ly.mean(axis=1, keepdims=True)) @ lxc / (lxc @ lxc)
-    lo, hi = np.quantile(boots, [(1 - level) / 2, (1 + level) / 2])
-    return SlopeFit(slope, float(lo), float(hi), intercept, boots)
-
-
-def paired_loglog_slope(x, runs_by_x, rng: np.random.Generator, n_boot: int = 2000,
-                        level: float = 0.95) -> SlopeFit:
-    """As :func:`loglog_slope` for *paired* data: ``runs_by_x`` is (runs, len(x)), the same runs
-    observed at every x (e.g. one anytime run's regret at several T); runs are resampled whole."""
-    x = np.asarray(x, dtype=float)
-    data = np.asarray(runs_by_x, dtype=float)
-    if data.ndim != 2 or data.shape[1] != x.size or x.size < 2:
-        raise ValueError("need a (runs, len(x)) array and at least two x values")
-    means = data.mean(axis=0)
-    if np.any(means <= 0):
-        raise ValueError("log-log slope needs positive means")
-    lx = np.log(x)
-    slope, intercept = _ols_slope(lx, np.log(means))
-    idx = rng.integers(0, data.shape[0], size=(n_boot, data.shape[0]))
-    ly = np.log(np.maximum(data[idx].mean(axis=1), np.finfo(float).tiny))
-    lxc = lx - lx.mean()
-    boots = (ly - ly.mean(axis=1, keepdims=True)) @ lxc / (lxc @ lxc)
-    lo, hi = np.quantile(boots, [(1 - level) / 2, (1 + level) / 2])
-    return SlopeFit(slope, float(lo), float(hi), intercept, boots)

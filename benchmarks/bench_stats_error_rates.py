@@ -1,0 +1,384 @@
+"""Error rates of the verdict rules built on the statistical helpers (issue 18, item 3).
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_stats_error_rates.py [--seeds 300]
+
+For each verdict rule as the checks use it (the helper, its decision rule and sample sizes like
+the checks'), simulate seeded data sets from a law under which the claim is true ("must PASS"),
+on the boundary of the claim ("boundary": a FAIL there is a false FAIL; the rules aim at <= 5%)
+or false ("must FAIL"), and count the verdicts. Rates: PASS, FAIL, INCONCLUSIVE over the seeds;
+under a must-PASS or boundary law the FAIL rate is the false-FAIL rate, under a must-FAIL law it
+is the power and the PASS rate the false-PASS rate. Slope rows give the CI with lack of fit
+(``new``, :func:`dpbandits.stats.fit_line`) and the Monte Carlo-only CI of before (``old``) from
+the same fits.
+
+Also measures the coverage of the 95% log-log slope CI (new and old) on a power law with
+lack-of-fit deviations, for 3 to 8 points and lack of fit from 0 to 20 times the points' Monte
+Carlo SD.
+
+Writes benchmarks/stats_error_rates.csv, benchmarks/slope_ci_coverage.csv and
+benchmarks/stats_error_rates.md (not a timed test; about two minutes on one core with the
+defaults: 75 to 215 s measured on a shared machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dpbandits.checks import band_verdict, upper_verdict, worst_case
+from dpbandits.quantile._common import EqualFamily, RateFamily
+from dpbandits.stats import (
+    clopper_pearson,
+    holm,
+    loglog_slope,
+    mann_whitney_less,
+    mean_ci,
+    paired_loglog_slope,
+    wilcoxon_less,
+)
+
+ROOT = 20240518
+N_BOOT = 1000  # the checks use 2000; 1000 keeps the run short and the percentiles stable
+HERE = Path(__file__).resolve().parent
+
+
+def gamma_runs(rng, mean, size, cv=0.5):
+    """Per-run values with the given mean and coefficient of variation (Gamma law), like regrets."""
+    shape = 1.0 / cv**2
+    return mean * rng.gamma(shape, 1.0 / shape, size=size)
+
+
+# ----------------------------------------------------------------------------------------------
+# Verdict rules, each as one check applies it
+# ----------------------------------------------------------------------------------------------
+
+
+def rule_mw_cost(rng, ratios, n=50, alpha=0.05):
+    """BT-8 (online): claim a >= b in every member; FAIL iff Holm rejects some one-sided
+    Mann-Whitney 'a < b', else PASS."""
+    p = [mann_whitney_less(gamma_runs(rng, r, n), gamma_runs(rng, 1.0, n)) for r in ratios]
+    reject, _ = holm(p, alpha)
+    return "FAIL" if reject.any() else "PASS"
+
+
+def rule_mw_rank(rng, ratios, n=20, alpha=0.05):
+    """FIG-C2 (online): claim a < b in every member; PASS iff Holm rejects every one-sided
+    Mann-Whitney 'a < b', else FAIL."""
+    p = [mann_whitney_less(gamma_runs(rng, r, n), gamma_runs(rng, 1.0, n)) for r in ratios]
+    reject, _ = holm(p, alpha)
+    return "PASS" if reject.all() else "FAIL"
+
+
+def rule_wilcoxon_monotone(rng, exponent, n=50, alpha=0.05):
+    """T-2.6c (contextual): regret strictly decreasing in eps in {0.5, 1, 2, 4, 8}; PASS iff the
+    means are in decreasing order (Spearman rho = -1) and >= 3 of the 4 adjacent one-sided paired
+    Wilcoxon tests reject after Holm, else FAIL. Runs paired by seed (a common per-run factor)."""
+    eps = np.array([0.5, 1.0, 2.0, 4.0, 8.0])
+    common = gamma_runs(rng, 1.0, (n, 1), cv=0.3)
+    mat = common * gamma_runs(rng, 1.0, (n, eps.size), cv=0.3) * eps**exponent
+    means = mat.mean(axis=0)
+    p = [wilcoxon_less(mat[:, i + 1], mat[:, i]) for i in range(eps.size - 1)]
+    reject, _ = holm(p, alpha)
+    return "PASS" if np.all(np.diff(means) < 0) and reject.sum() >= 3 else "FAIL"
+
+
+def rule_rate_family(rng, rates, n, delta=0.05):
+    """Quantile rate_claim (RateFamily): 'rate <= delta in every cell', two one-sided binomial
+    tests per cell with Holm: FAIL if some 'rate <= delta' is rejected, PASS if every
+    'rate >= delta' is rejected, else INCONCLUSIVE."""
+    events = rng.binomial(n, rates)
+    return RateFamily(events, np.full(len(rates), n), np.full(len(rates), delta)).verdict
+
+
+def rule_cp_band(rng, rate, n=1000, limit=0.1):
+    """B1-STRESS (dueling): rate <= limit judged on the two-sided 95% Clopper-Pearson CI: PASS iff
+    CI upper <= limit, FAIL iff CI lower > limit, else INCONCLUSIVE."""
+    k = rng.binomial(n, rate)
+    lo, hi = clopper_pearson(k, n)
+    return band_verdict(float(lo), float(hi), -math.inf, limit)
+
+
+def rule_equivalence_mean(rng, scale, n=2000, tol=0.1):
+    """A4-NOISE-like equivalence band: mean |Laplace noise| x eps within 1 +- tol, judged on the
+    95% bootstrap CI of the mean (mean_ci): PASS inside, FAIL outside, else INCONCLUSIVE."""
+    draws = np.abs(rng.laplace(0.0, scale, size=n))
+    _, lo, hi = mean_ci(draws, rng, N_BOOT)
+    return band_verdict(lo, hi, 1 - tol, 1 + tol)
+
+
+def rule_equal_family(rng, ratios, n=100, cv=0.25):
+    """F2-EQUAL (quantile EqualFamily): FAIL if Holm over two-sided Mann-Whitney tests rejects
+    equal distributions somewhere; PASS if every ratio-of-means CI (Bonferroni) lies in
+    [0.8, 1.25]; else INCONCLUSIVE."""
+    pairs = [(gamma_runs(rng, r, n, cv), gamma_runs(rng, 1.0, n, cv)) for r in ratios]
+    return EqualFamily(pairs, rng, N_BOOT).verdict
+
+
+def powerlaw_groups(rng, x, slope, tau, n, cv=0.5):
+    """Independent runs per x whose means lie on x^slope times exp(N(0, tau^2)) deviations."""
+    means = 5.0 * x**slope * np.exp(rng.normal(0.0, tau, size=x.size))
+    return [gamma_runs(rng, m, n, cv) for m in means]
+
+
+def slope_band(fit, band):
+    """Verdicts of the new CI (with lack of fit) and the old one (Monte Carlo only)."""
+    return (band_verdict(fit.ci_low, fit.ci_high, *band), band_verdict(fit.mc_ci_low, fit.mc_ci_high, *band))
+
+
+def rule_slope_band(rng, slope, tau, k=5, n=100, band=(0.9, 1.1)):
+    """B5-RATE / D3-SLOPE (quantile), A1-SLOPE (dueling): log-log slope CI within [0.9, 1.1]
+    (loglog_slope, band_verdict); x log-spaced over two decades."""
+    x = np.logspace(0, 2, k)
+    return slope_band(loglog_slope(x, powerlaw_groups(rng, x, slope, tau, n), rng, N_BOOT), band)
+
+
+def rule_slope_upper(rng, slope, tau, k=6, n=50, limit=0.95):
+    """T-2.6a (contextual): sublinear growth, slope CI upper end < 0.95 (upper_verdict); n_P
+    log-spaced over two decades."""
+    x = np.logspace(3, 5, k)
+    fit = loglog_slope(x, powerlaw_groups(rng, x, slope, tau, n), rng, N_BOOT)
+    return (upper_verdict(fit.ci_low, fit.ci_high, limit), upper_verdict(fit.mc_ci_low, fit.mc_ci_high, limit))
+
+
+def rule_paired_log_growth(rng, law, n=50, limit=0.35):
+    """BT-1 (online): regret grows like log T, power-law exponent on [T/100, T] <= 0.35
+    (paired_loglog_slope on one anytime curve per run, 8 log-spaced t, upper_verdict)."""
+    ts = np.logspace(3, 5, 8)
+    scale = gamma_runs(rng, 1.0, (n, 1), cv=0.3)
+    wiggle = gamma_runs(rng, 1.0, (n, ts.size), cv=0.05)  # per (run, t) noise
+    curve = 20 * np.log(ts) if law == "log" else 2 * ts**0.5
+    fit = paired_loglog_slope(ts, scale * wiggle * curve, rng, N_BOOT)
+    return (upper_verdict(fit.ci_low, fit.ci_high, limit), upper_verdict(fit.mc_ci_low, fit.mc_ci_high, limit))
+
+
+def rule_worst_case(rng, slope, tau, n=30, band=(0.3, 0.7)):
+    """BT-7 / FT-7 (online): slope of max over 3 instances of the mean regret in T within
+    [0.3, 0.7] (checks.worst_case), T in {1e3, 1e4, 1e5, 1e6}."""
+    ts = np.array([1e3, 1e4, 1e5, 1e6])
+    factors = np.array([1.0, 0.8, 0.6])
+    groups = [[gamma_runs(rng, f * t**slope * math.exp(rng.normal(0.0, tau)), n) for f in factors] for t in ts]
+    wc = worst_case(ts, groups, rng, N_BOOT)
+    fit = wc.slope_fit
+    return band_verdict(*wc.slope_ci, *band), band_verdict(fit.mc_ci_low, fit.mc_ci_high, *band)
+
+
+# ----------------------------------------------------------------------------------------------
+# The laws
+# ----------------------------------------------------------------------------------------------
+
+# (helper, rule, law, kind, design, function of rng returning a verdict or (new, old) verdicts)
+CASES = [
+    ("mann_whitney_less + holm", "BT-8: FAIL iff Holm rejects some 'a < b'", "a = b in all 6 members (Gamma, CV 0.5)",
+     "boundary", "6 members, 50 vs 50 runs", lambda r: rule_mw_cost(r, [1.0] * 6)),
+    ("mann_whitney_less + holm", "BT-8: FAIL iff Holm rejects some 'a < b'", "mean(a) = 1.5 mean(b) in all 6 members",
+     "must PASS", "6 members, 50 vs 50 runs", lambda r: rule_mw_cost(r, [1.5] * 6)),
+    ("mann_whitney_less + holm", "BT-8: FAIL iff Holm rejects some 'a < b'", "one member mean(a) = 0.7 mean(b), 5 equal",
+     "must FAIL", "6 members, 50 vs 50 runs", lambda r: rule_mw_cost(r, [0.7] + [1.0] * 5)),
+    ("mann_whitney_less + holm", "FIG-C2: PASS iff Holm rejects every 'a < b'", "mean(a) = 0.7 mean(b) in all 8 members",
+     "must PASS", "8 members, 20 vs 20 runs", lambda r: rule_mw_rank(r, [0.7] * 8)),
+    ("mann_whitney_less + holm", "FIG-C2: PASS iff Holm rejects every 'a < b'", "mean(a) = 0.5 mean(b) in all 8 members",
+     "must PASS", "8 members, 20 vs 20 runs", lambda r: rule_mw_rank(r, [0.5] * 8)),
+    ("mann_whitney_less + holm", "FIG-C2: PASS iff Holm rejects every 'a < b'", "one member a = b, 7 with mean(a) = 0.5 mean(b)",
+     "must FAIL", "8 members, 20 vs 20 runs", lambda r: rule_mw_rank(r, [1.0] + [0.5] * 7)),
+    ("wilcoxon_less + holm", "T-2.6c: PASS iff means decrease and >= 3/4 adjacent paired tests reject",
+     "regret ~ eps^(-2/3), paired runs (CV 0.3 x 0.3)", "must PASS", "5 eps, 50 paired runs",
+     lambda r: rule_wilcoxon_monotone(r, -2 / 3)),
+    ("wilcoxon_less + holm", "T-2.6c: PASS iff means decrease and >= 3/4 adjacent paired tests reject",
+     "regret ~ eps^(-0.2) (weak decrease)", "must PASS", "5 eps, 50 paired runs",
+     lambda r: rule_wilcoxon_monotone(r, -0.2)),
+    ("wilcoxon_less + holm", "T-2.6c: PASS iff means decrease and >= 3/4 adjacent paired tests reject",
+     "regret flat in eps", "must FAIL", "5 eps, 50 paired runs", lambda r: rule_wilcoxon_monotone(r, 0.0)),
+    ("clopper_pearson + holm (RateFamily)", "rate_claim: rate <= delta = 0.05, Holm over cells",
+     "rate = 0.01 in every cell", "must PASS", "4 cells x 1000 runs", lambda r: rule_rate_family(r, [0.01] * 4, 1000)),
+    ("clopper_pearson + holm (RateFamily)", "rate_claim: rate <= delta = 0.05, Holm over cells",
+     "rate = 0.01 in every cell", "must PASS", "4 cells x 200 runs", lambda r: rule_rate_family(r, [0.01] * 4, 200)),
+    ("clopper_pearson + holm (RateFamily)", "rate_claim: rate <= delta = 0.05, Holm over cells",
+     "rate = 0.05 = delta in every cell", "boundary", "4 cells x 1000 runs",
+     lambda r: rule_rate_family(r, [0.05] * 4, 1000)),
+    ("clopper_pearson + holm (RateFamily)", "rate_claim: rate <= delta = 0.05, Holm over cells",
+     "one cell rate 0.1 = 2 delta, 3 cells 0.01", "must FAIL", "4 cells x 1000 runs",
+     lambda r: rule_rate_family(r, [0.1] + [0.01] * 3, 1000)),
+    ("clopper_pearson + holm (RateFamily)", "rate_claim: rate <= delta = 0.05, Holm over cells",
+     "one cell rate 0.1 = 2 delta, 3 cells 0.01", "must FAIL", "4 cells x 200 runs",
+     lambda r: rule_rate_family(r, [0.1] + [0.01] * 3, 200)),
+    ("clopper_pearson", "B1-STRESS: CP 95% CI vs limit 0.1 (PASS hi <= limit, FAIL lo > limit)", "rate 0.05",
+     "must PASS", "1000 runs", lambda r: rule_cp_band(r, 0.05)),
+    ("clopper_pearson", "B1-STRESS: CP 95% CI vs limit 0.1 (PASS hi <= limit, FAIL lo > limit)", "rate 0.1 = limit",
+     "boundary", "1000 runs", lambda r: rule_cp_band(r, 0.1)),
+    ("clopper_pearson", "B1-STRESS: CP 95% CI vs limit 0.1 (PASS hi <= limit, FAIL lo > limit)", "rate 0.15",
+     "must FAIL", "1000 runs", lambda r: rule_cp_band(r, 0.15)),
+    ("mean_ci (equivalence band)", "A4-NOISE-like: 95% CI of the mean inside 1 +- 0.1",
+     "abs(Laplace), true mean 1.0", "must PASS", "2000 draws", lambda r: rule_equivalence_mean(r, 1.0)),
+    ("mean_ci (equivalence band)", "A4-NOISE-like: 95% CI of the mean inside 1 +- 0.1",
+     "abs(Laplace), true mean 1.1", "boundary", "2000 draws", lambda r: rule_equivalence_mean(r, 1.1)),
+    ("mean_ci (equivalence band)", "A4-NOISE-like: 95% CI of the mean inside 1 +- 0.1",
+     "abs(Laplace), true mean 1.25", "must FAIL", "2000 draws", lambda r: rule_equivalence_mean(r, 1.25)),
+    ("bootstrap_ratio_of_means + MW + holm (EqualFamily)", "F2-EQUAL: no Holm rejection; ratio CIs in [0.8, 1.25]",
+     "equal distributions in all 5 members (CV 0.25)", "must PASS", "5 members, 100 vs 100 runs",
+     lambda r: rule_equal_family(r, [1.0] * 5)),
+    ("bootstrap_ratio_of_means + MW + holm (EqualFamily)", "F2-EQUAL: no Holm rejection; ratio CIs in [0.8, 1.25]",
+     "equal distributions in all 5 members (CV 0.5)", "must PASS", "5 members, 100 vs 100 runs",
+     lambda r: rule_equal_family(r, [1.0] * 5, cv=0.5)),
+    ("bootstrap_ratio_of_means + MW + holm (EqualFamily)", "F2-EQUAL: no Holm rejection; ratio CIs in [0.8, 1.25]",
+     "one member ratio of means 1.1 (inside the band; the MW test sees the difference), 4 equal (CV 0.25)",
+     "must PASS", "5 members, 100 vs 100 runs", lambda r: rule_equal_family(r, [1.1] + [1.0] * 4)),
+    ("bootstrap_ratio_of_means + MW + holm (EqualFamily)", "F2-EQUAL: no Holm rejection; ratio CIs in [0.8, 1.25]",
+     "one member ratio of means 1.5, 4 equal (CV 0.25)", "must FAIL", "5 members, 100 vs 100 runs",
+     lambda r: rule_equal_family(r, [1.5] + [1.0] * 4)),
+]
+
+SLOPE_CASES = [
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.0, exact power law (tau = 0)",
+     "must PASS", "5 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.0, 0.0)),
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.0, lack of fit tau = 0.05",
+     "must PASS", "5 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.0, 0.05)),
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.0, lack of fit tau = 0.15",
+     "must PASS", "5 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.0, 0.15)),
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.1 = band edge, tau = 0",
+     "boundary", "5 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.1, 0.0)),
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.1 = band edge, tau = 0.05",
+     "boundary", "5 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.1, 0.05)),
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.1 = band edge, tau = 0.15",
+     "boundary", "5 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.1, 0.15)),
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.3, lack of fit tau = 0.05",
+     "must FAIL", "5 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.3, 0.05)),
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.3, lack of fit tau = 0.15",
+     "must FAIL", "5 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.3, 0.15)),
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.0, lack of fit tau = 0.05",
+     "must PASS", "3 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.0, 0.05, k=3)),
+    ("loglog_slope + band_verdict", "B5-RATE: slope CI within [0.9, 1.1]", "slope 1.3, lack of fit tau = 0.05",
+     "must FAIL", "3 x over 2 decades, 100 runs (CV 0.5)", lambda r: rule_slope_band(r, 1.3, 0.05, k=3)),
+    ("loglog_slope + upper_verdict", "T-2.6a: slope CI upper end < 0.95", "slope 2/3, lack of fit tau = 0.05",
+     "must PASS", "6 x over 2 decades, 50 runs (CV 0.5)", lambda r: rule_slope_upper(r, 2 / 3, 0.05)),
+    ("loglog_slope + upper_verdict", "T-2.6a: slope CI upper end < 0.95", "slope 0.9, lack of fit tau = 0.05",
+     "must PASS", "6 x over 2 decades, 50 runs (CV 0.5)", lambda r: rule_slope_upper(r, 0.9, 0.05)),
+    ("loglog_slope + upper_verdict", "T-2.6a: slope CI upper end < 0.95", "slope 1.0 (linear), lack of fit tau = 0.05",
+     "must FAIL", "6 x over 2 decades, 50 runs (CV 0.5)", lambda r: rule_slope_upper(r, 1.0, 0.05)),
+    ("paired_loglog_slope + upper_verdict", "BT-1: exponent CI on [T/100, T] <= 0.35", "R(t) = c log t (log growth)",
+     "must PASS", "8 t over 2 decades, 50 paired runs", lambda r: rule_paired_log_growth(r, "log")),
+    ("paired_loglog_slope + upper_verdict", "BT-1: exponent CI on [T/100, T] <= 0.35", "R(t) = c sqrt(t)",
+     "must FAIL", "8 t over 2 decades, 50 paired runs", lambda r: rule_paired_log_growth(r, "sqrt")),
+    ("worst_case + band_verdict", "BT-7: slope of max over instances in [0.3, 0.7]", "slope 0.5, lack of fit tau = 0.1",
+     "must PASS", "4 T over 3 decades, 3 instances x 30 runs", lambda r: rule_worst_case(r, 0.5, 0.1)),
+    ("worst_case + band_verdict", "BT-7: slope of max over instances in [0.3, 0.7]", "slope 0.9, lack of fit tau = 0.1",
+     "must FAIL", "4 T over 3 decades, 3 instances x 30 runs", lambda r: rule_worst_case(r, 0.9, 0.1)),
+]
+
+
+def holm_fwer(rng, m=8, n=30):
+    """Holm's family-wise error: m one-sided Mann-Whitney tests on equal distributions."""
+    p = [mann_whitney_less(gamma_runs(rng, 1.0, n), gamma_runs(rng, 1.0, n)) for _ in range(m)]
+    reject, _ = holm(p, 0.05)
+    return "FAIL" if reject.any() else "PASS"
+
+
+CASES.append(("holm", "family-wise error: FAIL iff Holm (0.05) rejects some member", "8 one-sided MW tests, all nulls true",
+              "boundary", "8 members, 30 vs 30 runs", holm_fwer))
+
+
+def slope_coverage(k, tau_ratio, reps, n=40):
+    """Coverage of the true slope by the 95% CIs (new with lack of fit, old Monte Carlo only) for
+    k points log-spaced over two decades, exponential runs (CV 1, so a point's log mean has
+    Monte Carlo SD about 1/sqrt(n)), log deviations N(0, tau^2) with tau = tau_ratio / sqrt(n);
+    also the width of the new CI over the old one."""
+    rng = np.random.default_rng([ROOT, 999, k, int(10 * tau_ratio)])
+    x = np.logspace(1, 3, k)
+    hits_new = hits_old = 0
+    ratios = []
+    for _ in range(reps):
+        groups = powerlaw_groups(rng, x, 1.0, tau_ratio / math.sqrt(n), n, cv=1.0)
+        fit = loglog_slope(x, groups, rng, N_BOOT)
+        hits_new += fit.ci_low <= 1.0 <= fit.ci_high
+        hits_old += fit.mc_ci_low <= 1.0 <= fit.mc_ci_high
+        ratios.append((fit.ci_high - fit.ci_low) / (fit.mc_ci_high - fit.mc_ci_low))
+    ratios = np.array(ratios)
+    return {"points": k, "tau_over_mc_sd": tau_ratio, "reps": reps, "coverage_new": hits_new / reps,
+            "coverage_old": hits_old / reps, "width_ratio_median": float(np.median(ratios)),
+            "width_ratio_mean": float(ratios.mean()), "share_equal_to_old": float(np.mean(ratios == 1.0))}
+
+
+def rates(verdicts):
+    v = np.asarray(verdicts)
+    return {"pass": float(np.mean(v == "PASS")), "fail": float(np.mean(v == "FAIL")),
+            "inconclusive": float(np.mean(v == "INCONCLUSIVE"))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=400, help="seeds per law (at least 200)")
+    parser.add_argument("--coverage-reps", type=int, default=400, help="replications per slope coverage cell")
+    args = parser.parse_args()
+    if args.seeds < 1:
+        raise SystemExit("--seeds must be >= 1")
+    rows = []
+    start = time.perf_counter()
+    for case_no, (helper, rule, law, kind, design, fn) in enumerate(CASES + SLOPE_CASES):
+        slope = case_no >= len(CASES)
+        out = [fn(np.random.default_rng([ROOT, case_no, s])) for s in range(args.seeds)]
+        variants = [("new (with lack of fit)", [o[0] for o in out]), ("old (Monte Carlo only)", [o[1] for o in out])] \
+            if slope else [("-", out)]
+        for ci, verdicts in variants:
+            r = rates(verdicts)
+            rows.append({"helper": helper, "rule": rule, "law": law, "kind": kind, "design": design, "ci": ci,
+                         "seeds": args.seeds, "pass_rate": r["pass"], "fail_rate": r["fail"],
+                         "inconclusive_rate": r["inconclusive"],
+                         "false_fail_rate": r["fail"] if kind != "must FAIL" else math.nan,
+                         "power": r["fail"] if kind == "must FAIL" else math.nan,
+                         "false_pass_rate": r["pass"] if kind == "must FAIL" else math.nan})
+        print(f"{time.perf_counter() - start:6.1f} s  {helper}: {law}", flush=True)
+    table = pd.DataFrame(rows)
+    table.to_csv(HERE / "stats_error_rates.csv", index=False, float_format="%.4f")
+    cov = pd.DataFrame([slope_coverage(k, t, args.coverage_reps) for k in (3, 4, 5, 8) for t in (0, 0.5, 1, 2, 5, 20)])
+    cov.to_csv(HERE / "slope_ci_coverage.csv", index=False, float_format="%.4f")
+    print(f"{time.perf_counter() - start:6.1f} s  slope CI coverage", flush=True)
+    se = math.sqrt(0.05 * 0.95 / args.seeds)
+    lines = [
+        "# Error rates of the statistical verdict rules",
+        "",
+        f"Generated by `benchmarks/bench_stats_error_rates.py --seeds {args.seeds}` ({args.seeds} seeds per law, "
+        f"{N_BOOT} bootstrap resamples, {time.perf_counter() - start:.0f} s on one core). Rates are fractions of the "
+        f"seeds; a rate near 0.05 has a binomial standard error of about {se:.3f}.",
+        "",
+        "*kind*: the claim is true (must PASS: the FAIL rate is the false-FAIL rate), false (must FAIL: the FAIL "
+        "rate is the power, the PASS rate the false-PASS rate), or on its boundary (the true value on the band "
+        "edge, or the null of a test: a FAIL there is a false FAIL, at most about 5% for a test at level 0.05 "
+        "and 2.5% for a 95% CI against a band edge; a PASS at a band edge is likewise a false PASS). "
+        "Slope rows: `new` is the CI with lack of fit (`dpbandits.stats.fit_line`), `old` the Monte Carlo-only CI "
+        "of before, on the same fits. tau: SD of the points' log deviations from the power law (lack of fit), "
+        "redrawn for every seed.",
+        "",
+        "| helper | rule | law | kind | design | CI | PASS | FAIL | INCONCL. |",
+        "| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: |",
+    ]
+    for r in table.itertuples():
+        lines.append(f"| {r.helper} | {r.rule} | {r.law} | {r.kind} | {r.design} | {r.ci} | {r.pass_rate:.3f} | "
+                     f"{r.fail_rate:.3f} | {r.inconclusive_rate:.3f} |")
+    cse = math.sqrt(0.05 * 0.95 / args.coverage_reps)
+    lines += [
+        "",
+        "## Coverage of the 95% log-log slope CI (`loglog_slope`)",
+        "",
+        f"{args.coverage_reps} replications per cell (binomial SE of a coverage near 0.95: {cse:.3f}; also in "
+        "`slope_ci_coverage.csv`). True slope 1, k points log-spaced over two decades, 40 exponential runs per "
+        "point (Monte Carlo SD of a point's log mean about 1/sqrt(40)), lack-of-fit deviations N(0, tau^2) "
+        "redrawn per replication. Width ratio: new CI width / old CI width; 'same as old': share of fits "
+        "whose new CI is the Monte Carlo one (no lack of fit estimated).",
+        "",
+        "| points | tau / MC SD | coverage new | coverage old | width ratio median | width ratio mean | same as old |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in cov.itertuples():
+        lines.append(f"| {r.points} | {r.tau_over_mc_sd:g} | {r.coverage_new:.3f} | {r.coverage_old:.3f} | "
+                     f"{r.width_ratio_median:.2f} | {r.width_ratio_mean:.2f} | {r.share_equal_to_old:.2f} |")
+    (HERE / "stats_error_rates.md").write_text("\n".join(lines) + "\n")
+    print(f"wrote {HERE / 'stats_error_rates.csv'}, slope_ci_coverage.csv and stats_error_rates.md "
+          f"in {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
