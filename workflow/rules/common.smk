@@ -273,6 +273,7 @@ def quantile_figures():
 
 
 # ---- contextual paper (Ma, Jiang, Zhao, Yang & Yu) ---------------------------------------------
+from dpbandits.contextual import realdata as contextual_realdata
 from dpbandits.experiments import contextual as contextual_exp
 
 
@@ -287,6 +288,23 @@ def contextual_sim(job):
 
 def contextual_job_config(wildcards):
     return job_config("seed", *contextual_exp.job_config(wildcards.job))(wildcards)
+
+
+CONTEXTUAL_ADULT_MANIFEST = contextual_realdata.manifest_path(
+    config["contextual"]["download"]["adult_dir"]
+).as_posix()
+
+
+def contextual_table_data(wildcards):
+    """Input of table_adult: the Adult download manifest (unless a local Adult file is set)."""
+    if wildcards.dataset == "adult" and not config["contextual"]["tables"]["adult_csv"]:
+        return {"adult_manifest": CONTEXTUAL_ADULT_MANIFEST}
+    return {}
+
+
+def contextual_adult_retry(wildcards):
+    """Unchanged for a good download, new after an 'unavailable' record (so it is retried)."""
+    return contextual_realdata.download_retry_token(CONTEXTUAL_ADULT_MANIFEST)
 
 
 def contextual_table_inputs():

