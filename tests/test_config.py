@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from config_cases import BAD_FILES, BAD_VALUES
 
 from dpbandits.config import ConfigError, load_config, validate_config, validate_workflow_config
 
@@ -462,7 +463,7 @@ SMOKE_TEXT = (CONFIG_DIR / "smoke.yaml").read_text()
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    (SMOKE_TEXT + "seed: 8\n", ["line 170: duplicate key 'seed' (first at line 2)"]),
+    (SMOKE_TEXT + "seed: 8\n", [f"line {SMOKE_TEXT.count(chr(10)) + 1}: duplicate key 'seed' (first at line 2)"]),
     (SMOKE_TEXT.replace("    runs: 6\n", "    runs: 6\n    runs: 60\n", 1),
      ["line 9: duplicate key 'online.figures.runs' (first at line 8)"]),
     (SMOKE_TEXT + "online:\n  figures:\n    runs: 5\n", ["duplicate key 'online' (first at line 5)"]),
@@ -568,3 +569,51 @@ def test_a_file_listed_twice_is_reported_once(tmp_path):
 def test_unreadable_configfile(tmp_path):
     with pytest.raises(ConfigError, match="cannot read the config file"):
         validate_workflow_config(_base("smoke.yaml"), [tmp_path / "nope.yaml"], [])
+
+
+# ---------------------------------------------------------------------------------------------
+# Every bad config of the workflow tests, in process, through the function common.smk calls with
+# the same files (tests/test_workflow.py runs a subset end to end through Snakemake).
+
+
+@pytest.mark.parametrize("path, value, key", BAD_VALUES, ids=[b[2] for b in BAD_VALUES])
+def test_every_bad_value_is_rejected_by_the_workflow_validation(tmp_path, path, value, key):
+    cfg = _base("smoke.yaml")
+    _set(cfg, tuple(path), value)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(cfg))
+    with pytest.raises(ConfigError) as info:
+        validate_workflow_config(cfg, [CONFIG_DIR / "config.yaml", bad], [bad])
+    msg = str(info.value)
+    assert key in msg and len(msg) < 10_000, msg[-2000:]
+
+
+@pytest.mark.parametrize("which, edit, extra, fragments", [b[1:] for b in BAD_FILES], ids=[b[0] for b in BAD_FILES])
+def test_every_bad_file_is_rejected_by_the_workflow_validation(tmp_path, which, edit, extra, fragments):
+    from snakemake.utils import update_config
+
+    text = edit((CONFIG_DIR / "smoke.yaml").read_text())
+    default, given = CONFIG_DIR / "config.yaml", CONFIG_DIR / "smoke.yaml"
+    bad = tmp_path / ("config/config.yaml" if which == "default" else "bad.yaml")
+    bad.parent.mkdir(exist_ok=True)
+    bad.write_text(text)
+    if which == "default":
+        default = bad
+    else:
+        given = bad
+    merged = {}
+    for f in (default, given):
+        try:
+            data = yaml.safe_load(f.read_text())
+        except yaml.YAMLError:
+            data = None
+        if isinstance(data, dict):
+            update_config(merged, data)
+    overrides = dict(arg.split("=", 1) for arg in extra[1:]) if extra else {}
+    merged.update(overrides)
+    with pytest.raises(ConfigError) as info:
+        validate_workflow_config(merged, [default, given], [given])
+    msg = str(info.value)
+    for fragment in fragments:
+        assert fragment in msg, (fragment, msg[-2000:])
+    assert len(msg) < 10_000

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpbandits import registry
 from dpbandits.experiments.online_full_info import DESIGNS, design_cells, instance_of
 from dpbandits.online import exact_checks as ex
-from dpbandits import registry
 
 CHECKS = registry.in_module("online", "dpbandits.online.full_info_checks")
 

@@ -10,7 +10,7 @@ import pytest
 
 from dpbandits import registry
 from dpbandits.experiments import quantile as qexp
-from dpbandits.quantile import audits, dp_checks, seq_checks
+from dpbandits.quantile import audits
 
 pytestmark = pytest.mark.xdist_group("quantile_checks")
 

@@ -21,12 +21,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from workflow_runner import SNAKEMAKE, copy_workflow, run_snakemake
+from workflow_runner import SMOKE_REPORTS, SMOKE_RESULTS, SNAKEMAKE, copy_workflow, run_snakemake
 
 from dpbandits.io import read_results
 
 SMOKE = ["--cores", "2", "--configfile", "config/smoke.yaml"]  # targets go before it (nargs)
-ONLINE_TARGETS = ["reports/tables/online/final_regret.csv", "reports/figures/online/fig1.png"]
+R, RES = SMOKE_REPORTS, SMOKE_RESULTS
+ONLINE_TARGETS = [f"{R}/tables/online/final_regret.csv", f"{R}/figures/online/fig1.png"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,9 +117,35 @@ def test_the_fuzz_covers_at_least_30_configs_of_every_class():
     assert len({case for case, _, _ in FUZZ}) == len(FUZZ)
 
 
+@pytest.mark.parametrize("case, mutation, named", [f for f in FUZZ if f[1][0] != "raw"],
+                         ids=[c for c, m, _ in FUZZ if m[0] != "raw"])
+def test_a_malformed_config_is_rejected_by_the_workflow_validation(repo, tmp_path, case, mutation, named):
+    """Every non-raw case in process, through the function common.smk calls before any job, on
+    the config Snakemake would build (the file merged over config/config.yaml)."""
+    from snakemake.utils import update_config
+
+    from dpbandits.config import ConfigError, validate_workflow_config
+
+    cfg = _smoke_config(repo)
+    cfg = _set(cfg, mutation[1], mutation[2]) if mutation[0] == "set" else _delete(cfg, mutation[1])
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(cfg))
+    merged = yaml.safe_load((repo / "config/config.yaml").read_text())
+    update_config(merged, cfg)
+    with pytest.raises(ConfigError) as info:
+        validate_workflow_config(merged, [repo / "config/config.yaml", bad], [bad])
+    assert named in str(info.value), str(info.value)[-2000:]
+
+
+# End to end through Snakemake: the raw files (Snakemake's own loader rejects them) and one case
+# of each other class; nothing may be written.
+E2E = [f for f in FUZZ if f[0] in ("type-seed-float", "range-epsilon-zero", "missing-dueling-horizon",
+                                   "unknown-typo", "empty-file", "top-level-list", "yaml-tab-indent")]
+
+
 @pytest.mark.workflow
 @pytest.mark.xdist_group("fuzz")
-@pytest.mark.parametrize("case, mutation, named", FUZZ, ids=[c for c, _, _ in FUZZ])
+@pytest.mark.parametrize("case, mutation, named", E2E, ids=[c for c, _, _ in E2E])
 def test_a_malformed_config_is_rejected_before_any_job(repo, tmp_path, case, mutation, named):
     work = copy_workflow(repo, tmp_path / "fuzz")
     kind = mutation[0]
@@ -172,12 +199,12 @@ def _finished_files(work: Path) -> dict[str, int]:
 @pytest.mark.workflow
 @pytest.mark.xdist_group("workflow")
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
-def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, smoke_runs, how):
+def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, smoke_run, how):
     work = copy_workflow(repo, tmp_path / "kill")
     cmd = [SNAKEMAKE, *ONLINE_TARGETS, *SMOKE]
     proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
-    sim = work / "results" / "sim" / "online"
+    sim = work / RES / "sim" / "online"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:  # mid-simulation: some blocks done, more to come
         done = [p for p in sim.rglob("*.parquet") if not p.name.startswith(".")] if sim.exists() else []
@@ -195,7 +222,7 @@ def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, sm
             os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=60)
     time.sleep(0.5)  # let the killed job processes of the group disappear
-    assert not (work / "reports/tables/online/final_regret.csv").exists(), "killed too late"
+    assert not (work / f"{R}/tables/online/final_regret.csv").exists(), "killed too late"
     unfinished = _incomplete_outputs(work)
     before = {k: v for k, v in _finished_files(work).items() if k not in unfinished}
     assert before, "no finished job before the kill"
@@ -210,8 +237,8 @@ def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, sm
     assert not leftovers, leftovers
     for path in (work / "results").rglob("*.parquet"):
         read_results(path)
-    reference = smoke_runs["2"]
-    for rel in (*ONLINE_TARGETS, "results/agg/online/figures_runs.parquet"):
+    reference = smoke_run
+    for rel in (*ONLINE_TARGETS, f"{RES}/agg/online/figures_runs.parquet"):
         if rel.endswith(".parquet"):
             pd.testing.assert_frame_equal(read_results(work / rel), read_results(reference / rel))
         else:
@@ -239,34 +266,70 @@ def _flip_middle_byte(path: Path, keep_time: bool) -> None:
 
 @pytest.mark.workflow
 @pytest.mark.xdist_group("workflow")
-def test_a_corrupted_table_is_rebuilt_on_the_next_run(tmp_path, smoke_runs):
-    work = _copy_run(smoke_runs["2"], tmp_path / "corrupt")
-    block = sorted((work / "results/sim/online/figures").rglob("block*.parquet"))[0]
+def test_a_corrupted_table_is_rebuilt_on_the_next_run(tmp_path, smoke_run):
+    work = _copy_run(smoke_run, tmp_path / "corrupt")
+    block = sorted((work / RES / "sim/online/figures").rglob("block*.parquet"))[0]
     _flip_middle_byte(block, keep_time=False)
     proc = run_snakemake(work, *SMOKE)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "corrupt intermediate table" in proc.stderr and block.name in proc.stderr
     read_results(block)  # rebuilt intact
-    for rel in ("reports/claims.csv", "reports/tables/online/final_regret.csv"):
-        assert (work / rel).read_bytes() == (smoke_runs["2"] / rel).read_bytes(), rel
+    for rel in (f"{R}/claims.csv", f"{R}/tables/online/final_regret.csv"):
+        assert (work / rel).read_bytes() == (smoke_run / rel).read_bytes(), rel
 
 
 @pytest.mark.workflow
 @pytest.mark.xdist_group("workflow")
-def test_a_silently_corrupted_table_is_never_aggregated(tmp_path, smoke_runs):
-    work = _copy_run(smoke_runs["2"], tmp_path / "bitrot")
+def test_a_silently_corrupted_table_is_never_aggregated(tmp_path, smoke_run):
+    work = _copy_run(smoke_run, tmp_path / "bitrot")
     assert run_snakemake(work, *SMOKE).returncode == 0  # nothing to do; every table now verified
-    block = sorted((work / "results/sim/online/figures").rglob("block*.parquet"))[0]
+    block = sorted((work / RES / "sim/online/figures").rglob("block*.parquet"))[0]
     _flip_middle_byte(block, keep_time=True)  # so the start-up scan does not read it again
-    aggregate = work / "results/agg/online/figures_runs.parquet"
+    aggregate = work / RES / "agg/online/figures_runs.parquet"
     before = aggregate.read_bytes()
     proc = run_snakemake(work, *SMOKE, "--forcerun", "online_aggregate")
     assert proc.returncode != 0
-    log = (work / "logs/online/aggregate.log").read_text()
+    log = (work / "logs/smoke/online/seed7/aggregate.log").read_text()
     assert "CorruptResultError" in log and block.name in log
     assert not aggregate.exists() or aggregate.read_bytes() == before  # never a result from it
     assert Path(f"{block}.corrupt").exists() and not block.exists()
     proc = run_snakemake(work, *SMOKE)  # the same command again rebuilds it
     assert proc.returncode == 0, proc.stderr[-3000:]
     read_results(block)
-    assert (work / "reports/claims.csv").read_bytes() == (smoke_runs["2"] / "reports/claims.csv").read_bytes()
+    assert (work / f"{R}/claims.csv").read_bytes() == (smoke_run / f"{R}/claims.csv").read_bytes()
+
+
+@pytest.mark.workflow
+@pytest.mark.xdist_group("workflow")
+@pytest.mark.parametrize("rel", [f"{R}/tables/online/final_regret.csv", f"{R}/claims.csv"])
+def test_a_damaged_report_is_regenerated(tmp_path, smoke_run, rel):
+    """A half-truncated deliverable (its bytes differ from those its job wrote) is rebuilt by the
+    next run, with everything computed from it."""
+    work = _copy_run(smoke_run, tmp_path / "damaged")
+    path = work / rel
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    proc = run_snakemake(work, *SMOKE)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "damaged output" in proc.stderr and rel in proc.stderr
+    assert path.read_bytes() == (smoke_run / rel).read_bytes()
+    assert "Nothing to be done" in run_snakemake(work, "-n", *SMOKE).stdout
+
+
+@pytest.mark.workflow
+@pytest.mark.xdist_group("workflow")
+@pytest.mark.parametrize("damage", ["truncate", "delete"])
+def test_a_damaged_or_deleted_claim_file_is_rebuilt_with_everything_downstream(tmp_path, smoke_run, damage):
+    """A check's claim rows (an intermediate) half-truncated or deleted: the same run rebuilds
+    them and everything computed from them (claims, checks table), with the same bytes."""
+    work = _copy_run(smoke_run, tmp_path / "claim")
+    rows = work / RES / "claims/online/FIG-C1.parquet"
+    if damage == "truncate":
+        rows.write_bytes(rows.read_bytes()[: rows.stat().st_size // 2])
+    else:
+        rows.unlink()
+    proc = run_snakemake(work, *SMOKE)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    read_results(rows)
+    for rel in (f"{R}/claims.csv", f"{R}/tables/online/checks.csv"):
+        assert (work / rel).read_bytes() == (smoke_run / rel).read_bytes(), rel
+    assert "Nothing to be done" in run_snakemake(work, "-n", *SMOKE).stdout

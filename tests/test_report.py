@@ -9,7 +9,7 @@ import subprocess
 
 import pandas as pd
 import pytest
-from workflow_runner import ensure_apt_packages, run_snakemake
+from workflow_runner import SMOKE_REPORTS, ensure_apt_packages, run_snakemake
 
 from dpbandits.captions import caption_checks
 
@@ -21,15 +21,16 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "-
 
 def _figures(work):
     """Every figure of the run, as the PNG the report shows (each PDF has its PNG twin)."""
-    pngs = sorted(p.relative_to(work).as_posix() for p in (work / "reports/figures").rglob("*.png"))
-    pdfs = {p.with_suffix(".png").relative_to(work).as_posix() for p in (work / "reports/figures").rglob("*.pdf")}
+    pngs = sorted(p.relative_to(work).as_posix() for p in (work / SMOKE_REPORTS / "figures").rglob("*.png"))
+    pdfs = {p.with_suffix(".png").relative_to(work).as_posix()
+            for p in (work / SMOKE_REPORTS / "figures").rglob("*.pdf")}
     assert pdfs == set(pngs), "every figure is written as PDF and PNG"
     return pngs
 
 
 @pytest.fixture(scope="module")
-def report_html(smoke_runs, tmp_path_factory):
-    work = smoke_runs["2"]
+def report_html(smoke_run, tmp_path_factory):
+    work = smoke_run
     out = tmp_path_factory.mktemp("report") / "report.html"
     proc = run_snakemake(work, "--report", str(out), "--configfile", "config/smoke.yaml")
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
@@ -37,9 +38,9 @@ def report_html(smoke_runs, tmp_path_factory):
     return out
 
 
-def test_every_table_compiles_in_one_latex_document(smoke_runs, tmp_path):
+def test_every_table_compiles_in_one_latex_document(smoke_run, tmp_path):
     pdflatex = ensure_apt_packages("pdflatex", ["texlive-latex-base", "texlive-latex-recommended"])
-    tables = shutil.copytree(smoke_runs["2"] / "reports/tables", tmp_path / "tables")
+    tables = shutil.copytree(smoke_run / SMOKE_REPORTS / "tables", tmp_path / "tables")
     doc = (tables / "all_tables.tex").read_text()
     inputs = sorted(p.relative_to(tables).with_suffix("").as_posix()
                     for p in tables.glob("*/*.tex"))
@@ -54,13 +55,13 @@ def test_every_table_compiles_in_one_latex_document(smoke_runs, tmp_path):
     assert (tables / "all_tables.pdf").stat().st_size > 10_000
 
 
-def test_the_report_opens_in_chromium_and_lists_every_figure(smoke_runs, report_html, tmp_path):
+def test_the_report_opens_in_chromium_and_lists_every_figure(smoke_run, report_html, tmp_path):
     from playwright.sync_api import sync_playwright
 
     chromium = ensure_apt_packages("chromium", ["chromium"])
-    work = smoke_runs["2"]
+    work = smoke_run
     figures = _figures(work)
-    categories = sorted({f.split("/")[2] for f in figures})
+    categories = sorted({f.split("/")[3] for f in figures})  # reports/smoke/figures/<paper>/...
     errors, listed = [], set()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
@@ -84,7 +85,7 @@ def test_the_report_opens_in_chromium_and_lists_every_figure(smoke_runs, report_
                 page.get_by_text(sub, exact=True).first.click()
                 page.wait_for_timeout(300)
                 listed |= {line.strip() for line in page.inner_text("body").splitlines()
-                           if line.strip().startswith("reports/")}
+                           if line.strip().startswith(SMOKE_REPORTS + "/")}
                 page.get_by_text(category, exact=True).first.click()  # back to the category
                 page.wait_for_timeout(200)
         browser.close()
@@ -94,10 +95,10 @@ def test_the_report_opens_in_chromium_and_lists_every_figure(smoke_runs, report_
     assert not missing, f"figures not in the report: {missing}"
 
 
-def test_every_figure_has_a_caption_with_its_verdicts(smoke_runs, repo):
-    work = smoke_runs["2"]
-    claims = pd.read_csv(work / "reports/claims.csv", dtype={"check_id": str})
-    captions = work / "results/report/captions"
+def test_every_figure_has_a_caption_with_its_verdicts(smoke_run, repo):
+    work = smoke_run
+    claims = pd.read_csv(work / SMOKE_REPORTS / "claims.csv", dtype={"check_id": str})
+    captions = work / "results/smoke/report/captions"
     for template in sorted((repo / "workflow/report").glob("*/*.rst")):
         rendered = (captions / template.relative_to(repo / "workflow/report")).read_text()
         assert ".. verdicts::" not in rendered
@@ -113,12 +114,12 @@ def test_every_figure_has_a_caption_with_its_verdicts(smoke_runs, repo):
         assert stem in names or stem.rstrip("0123456789") in names, f"no caption for {fig}"
 
 
-def test_claims_md_holds_every_check_and_the_glance_table(smoke_runs):
-    work = smoke_runs["2"]
-    claims = pd.read_csv(work / "reports/claims.csv", dtype={"check_id": str})
-    md = (work / "reports/claims.md").read_text()
+def test_claims_md_holds_every_check_and_the_glance_table(smoke_run):
+    work = smoke_run
+    claims = pd.read_csv(work / SMOKE_REPORTS / "claims.csv", dtype={"check_id": str})
+    md = (work / SMOKE_REPORTS / "claims.md").read_text()
     assert all(f"| {c} |" in md for c in claims.check_id)
-    glance = (work / "reports/claims_at_a_glance.md").read_text()
+    glance = (work / SMOKE_REPORTS / "claims_at_a_glance.md").read_text()
     assert glance.split("\n\n")[0] in md
     for paper, group in claims.groupby("paper"):
         fails = group[group.verdict == "FAIL"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 import yaml
+from config_cases import BAD_FILES, BAD_VALUES
+from workflow_runner import SMOKE_REPORTS
 from workflow_runner import copy_workflow as _copy_workflow
 from workflow_runner import run_snakemake as _snakemake
 
@@ -13,36 +15,37 @@ from dpbandits.claims import COLUMNS, KINDS, VERDICTS
 
 pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("workflow")]
 
-EXPECTED = [
-    "reports/figures/online/fig1.pdf", "reports/figures/online/fig1.png",
-    "reports/figures/online/fig2.pdf", "reports/figures/online/fig2.png",
-    "reports/figures/online/fig1_logx.png", "reports/figures/online/fig2_logx.pdf",
-    "reports/tables/online/final_regret.tex", "reports/tables/online/final_regret.csv",
-    "reports/claims.csv", "reports/claims.md", "reports/claims_at_a_glance.md",
-    "reports/tables/all_tables.tex", "reports/notebooks/explore.html",
-    "reports/tables/online/checks.tex", "reports/tables/online/checks.csv",
-    "reports/tables/online/rnm_privacy_loss.tex", "reports/tables/online/rnm_privacy_loss.csv",
-    *[f"reports/figures/online/check_{c}.{ext}" for c in ("FT-1", "FT-3", "FT-4", "FT-5", "FT-6", "FT-7",
-                                                          "BT-1", "BT-2", "BT-4", "BT-7")
+R = SMOKE_REPORTS  # the smoke run's reports root
+EXPECTED = [f"{R}/{rel}" for rel in [
+    "figures/online/fig1.pdf", "figures/online/fig1.png",
+    "figures/online/fig2.pdf", "figures/online/fig2.png",
+    "figures/online/fig1_logx.png", "figures/online/fig2_logx.pdf",
+    "tables/online/final_regret.tex", "tables/online/final_regret.csv",
+    "claims.csv", "claims.md", "claims_at_a_glance.md",
+    "tables/all_tables.tex", "notebooks/explore.html",
+    "tables/online/checks.tex", "tables/online/checks.csv",
+    "tables/online/rnm_privacy_loss.tex", "tables/online/rnm_privacy_loss.csv",
+    *[f"figures/online/check_{c}.{ext}" for c in ("FT-1", "FT-3", "FT-4", "FT-5", "FT-6", "FT-7",
+                                                  "BT-1", "BT-2", "BT-4", "BT-7")
       for ext in ("pdf", "png")],
-    "reports/tables/dueling/checks.tex", "reports/tables/dueling/checks.csv",
-    *[f"reports/figures/dueling/check_{c}.{ext}" for c in ("A1", "B3", "B4", "B5", "B6", "B7", "B9",
-                                                           "C5", "C6", "C7", "C8")
+    "tables/dueling/checks.tex", "tables/dueling/checks.csv",
+    *[f"figures/dueling/check_{c}.{ext}" for c in ("A1", "B3", "B4", "B5", "B6", "B7", "B9",
+                                                   "C5", "C6", "C7", "C8")
       for ext in ("pdf", "png")],
-    "reports/tables/quantile/checks.tex", "reports/tables/quantile/checks.csv",
-    "reports/tables/quantile/baselines.tex", "reports/tables/quantile/baselines.csv",
-    *[f"reports/figures/quantile/{name}.{ext}" for name in ("fig1", "fig2", "fig3", "fig4", "check_B5",
-                                                            "check_B12", "check_B13", "check_B14", "check_D3")
+    "tables/quantile/checks.tex", "tables/quantile/checks.csv",
+    "tables/quantile/baselines.tex", "tables/quantile/baselines.csv",
+    *[f"figures/quantile/{name}.{ext}" for name in ("fig1", "fig2", "fig3", "fig4", "check_B5",
+                                                    "check_B12", "check_B13", "check_B14", "check_D3")
       for ext in ("pdf", "png")],
-    *[f"reports/figures/contextual/{name}.{ext}"
+    *[f"figures/contextual/{name}.{ext}"
       for name in ("fig3_partition", "fig4_reward_functions", "fig5_aux_density", "fig6_learning_process",
                    "fig6_learning_process_authors_code", "fig7_regret_vs_n", "fig7a_authors_code",
                    "fig8_regret_vs_aux_size", "fig9a_kappa", "fig9b_gamma", "fig9c_order",
                    "presets_comparison", "check_T-2.6a", "check_T-2.6b", "check_T-2.6c")
       for ext in ("pdf", "png")],
-    *[f"reports/tables/contextual/{name}.{ext}" for name in ("table1_datasets", "table2_reward_ratio", "checks")
+    *[f"tables/contextual/{name}.{ext}" for name in ("table1_datasets", "table2_reward_ratio", "checks")
       for ext in ("tex", "csv")],
-]
+]]
 
 QUANTILE_CLAIMS = {
     "A1", "A2", "A3", "A3-CONSTRUCT", "A4", "A5", "A7", "A7-CONST", "A7-VALID", "A8", "A9", "A10", "A11",
@@ -81,11 +84,11 @@ DUELING_CLAIMS = {
 }
 
 
-def test_output_contract(smoke_runs):
-    work = smoke_runs["2"]
+def test_output_contract(smoke_run):
+    work = smoke_run
     for rel in EXPECTED:
         assert (work / rel).stat().st_size > 0, rel
-    claims = pd.read_csv(work / "reports/claims.csv")
+    claims = pd.read_csv(work / f"{R}/claims.csv")
     assert list(claims.columns) == COLUMNS
     assert set(claims.verdict) <= set(VERDICTS)
     assert set(claims.kind) <= set(KINDS)
@@ -105,56 +108,66 @@ def test_output_contract(smoke_runs):
     verdict = dict(zip(online.check_id, online.verdict, strict=True))
     assert verdict["P-EXACT-RNM"] == "FAIL" and verdict["P-EXACT-RNM-C2"] == "PASS"
     assert verdict["P-AUDIT-RNM-C2"] == "PASS" and verdict["P-AUDIT-RNM"] == "FAIL"
-    checks = pd.read_csv(work / "reports/tables/online/checks.csv")
+    checks = pd.read_csv(work / f"{R}/tables/online/checks.csv")
     assert set(checks.check_id) == set(online.check_id)
     dueling = claims[claims.paper == "dueling"]
     assert set(dueling.check_id) >= DUELING_CLAIMS
-    assert set(pd.read_csv(work / "reports/tables/dueling/checks.csv").check_id) == set(dueling.check_id)
+    assert set(pd.read_csv(work / f"{R}/tables/dueling/checks.csv").check_id) == set(dueling.check_id)
     # The errata that do not depend on the scale show at smoke scale too.
     dv = dict(zip(dueling.check_id, dueling.verdict, strict=True))
     assert dv["A6-P2-MAIN"] == dv["L6-PAPER"] == dv["L10-PAPER"] == dv["LB-ALT"] == "FAIL"
     assert dv["A3"] == dv["A4"] == "PASS" and dv["A3-LITERAL"] == dv["A5-LITERAL"] == "FAIL"
     contextual = claims[claims.paper == "contextual"]
     assert set(contextual.check_id) == CONTEXTUAL_CLAIMS
-    assert set(pd.read_csv(work / "reports/tables/contextual/checks.csv").check_id) == CONTEXTUAL_CLAIMS
+    assert set(pd.read_csv(work / f"{R}/tables/contextual/checks.csv").check_id) == CONTEXTUAL_CLAIMS
     cv = dict(zip(contextual.check_id, contextual.verdict, strict=True))
     # errata that do not depend on the scale: the printed constant, the authors' sampler, their
     # non-LDP release and over-confident bound, the unit-constant radius; the exact accounting
     assert cv["E-QNORM"] == cv["E-QSAMPLER"] == cv["E-CODE-LDP"] == cv["E-CODE-CB"] == cv["U-EST-UNIT"] == "FAIL"
     assert cv["U-PRIV-1"] == cv["U-PRIV-2"] == cv["U-PART"] == cv["U-ALG"] == cv["P-AUDIT"] == "PASS"
     assert (contextual.kind[contextual.check_id.str.startswith("E-")] == "erratum").all()
-    assert "(surrogate" in (work / "reports/tables/contextual/table2_reward_ratio.tex").read_text()
+    table2 = (work / f"{R}/tables/contextual/table2_reward_ratio.tex").read_text()
+    assert "jobs: surrogate" in table2 and "taxi: surrogate" in table2 and "adult: " in table2
     # The negative controls must be caught even at smoke scale.
     controls = claims[claims.check_id.str.endswith("-CONTROL")]
     assert (controls.verdict == "PASS").all()
     quantile = claims[claims.paper == "quantile"]
     assert set(quantile.check_id) == QUANTILE_CLAIMS
-    assert set(pd.read_csv(work / "reports/tables/quantile/checks.csv").check_id) == QUANTILE_CLAIMS
+    assert set(pd.read_csv(work / f"{R}/tables/quantile/checks.csv").check_id) == QUANTILE_CLAIMS
     qv = dict(zip(quantile.check_id, quantile.verdict, strict=True))
     # Scale-free results: the Theorem 5 erratum, exact privacy, invariance and the audit's control.
     assert qv["A7"] == "FAIL" and qv["A7-CONST"] == qv["A9"] == qv["A10"] == qv["A11"] == "PASS"
     assert qv["F2-IDENTITY"] == qv["F4A-IDENTITY"] == qv["AUDIT-DPSEQ"] == "PASS"
     assert (quantile[quantile.kind == "erratum"].check_id == "A7").all()
-    md = (work / "reports/claims.md").read_text()
+    md = (work / f"{R}/claims.md").read_text()
     assert all(cid in md for cid in claims.check_id)
     assert "Saha & Asi" in md and "Nikolakakis" in md and "Ma, Jiang, Zhao, Yang & Yu" in md
-    table = pd.read_csv(work / "reports/tables/online/final_regret.csv")
+    table = pd.read_csv(work / f"{R}/tables/online/final_regret.csv")
     assert len(table) == 2 * (3 * 4 + 2)  # settings x (eps x private algorithms + references)
-    tex = (work / "reports/tables/online/final_regret.tex").read_text()
+    tex = (work / f"{R}/tables/online/final_regret.tex").read_text()
     assert "\\toprule" in tex and "\\bottomrule" in tex
 
 
-def test_results_identical_across_cores(smoke_runs):
-    a, b = smoke_runs["2"], smoke_runs["1"]
-    for rel in ("reports/claims.csv", "reports/tables/online/final_regret.csv",
-                "reports/tables/online/final_regret.tex", "reports/tables/online/checks.tex"):
-        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
-    for rel in ("results/agg/online/figures.parquet", "results/agg/online/figures_runs.parquet"):
-        pd.testing.assert_frame_equal(pd.read_parquet(a / rel), pd.read_parquet(b / rel))
+def test_results_identical_across_cores(smoke_run, repo, tmp_path):
+    """A part of the DAG that covers every kind of job of one paper (simulation, aggregation,
+    figure, table, every check convention), run with --cores 1, gives the same bytes as the full
+    run with --cores 2."""
+    work = _copy_workflow(repo, tmp_path / "cores1")
+    targets = [f"{R}/tables/online/final_regret.csv", f"{R}/figures/online/fig1.png",
+               f"{R}/tables/online/checks.csv", f"{R}/figures/online/check_FT-1.png",
+               f"{R}/tables/online/rnm_privacy_loss.tex"]
+    proc = _snakemake(work, *targets, "--cores", "1", "--configfile", "config/smoke.yaml")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    files = [p.relative_to(work) for p in (work / R).rglob("*") if p.is_file()]
+    assert len(files) >= 12
+    for rel in files:
+        assert (work / rel).read_bytes() == (smoke_run / rel).read_bytes(), rel
+    for rel in ("results/smoke/seed7/agg/online/figures.parquet", "results/smoke/seed7/agg/online/figures_runs.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(work / rel), pd.read_parquet(smoke_run / rel))
 
 
-def test_rerun_does_nothing(smoke_runs):
-    proc = _snakemake(smoke_runs["2"], "-n", "--cores", "2", "--configfile", "config/smoke.yaml")
+def test_rerun_does_nothing(smoke_run):
+    proc = _snakemake(smoke_run, "-n", "--cores", "2", "--configfile", "config/smoke.yaml")
     assert proc.returncode == 0
     assert "Nothing to be done" in proc.stdout + proc.stderr
 
@@ -165,8 +178,10 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout + proc.stderr
     for rule in ("online_simulate", "online_aggregate", "online_figure", "online_final_regret_table",
-                 "online_check_figure_claims", "audit_online_dp_se", "claims",
+                 "online_check_fig_c1", "online_check_fig_c2", "online_check_fig_shape",
+                 "online_check_fig_eps", "audit_online_dp_se", "claims",
                  "online_full_info_simulate", "online_privacy_exact_rnm", "online_checks_table",
+                 "online_privacy_exact_rnm_table", "online_check_ft_1_figure",
                  "online_bandit_simulate", "online_check_privacy_cost", "audit_online_rnm_ftnl",
                  "audit_online_anytime_lazy_ucb", "audit_online_adap_klucb",
                  *[f"online_check_ft_{i}" for i in range(1, 10)],
@@ -194,54 +209,15 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
     assert not (work / "results").exists()
 
 
-BAD_VALUES = [
-    (["online", "bandit", "horizon"], 5000, "online.bandit.horizon"),
-    (["online", "full_info", "long_horizon"], 12345, "online.full_info.long_horizon"),
-    (["online", "full_info", "runs"], 1, "online.full_info.runs"),
-    (["seed"], -1, "seed"),
-    (["seed"], "abc", "seed"),
-    (["scale"], "huge", "scale"),
-    (["online", "figures", "epsilons"], [0.0, 1.0], "online.figures.epsilons[0]"),
-    (["online", "figures", "epsilons"], [-1, 1.0], "online.figures.epsilons[0]"),
-    (["online", "figures", "settings", "setting1", "means"], [0.5], "online.figures.settings.setting1.means"),
-    (["online", "figures", "settings", "setting2", "means"], [0.5, 1.5], "online.figures.settings.setting2.means[1]"),
-    (["online", "figures", "settings", "setting2", "means"], [-0.1, 0.5], "online.figures.settings.setting2.means[0]"),
-    (["online", "figures", "runs"], 0, "online.figures.runs"),
-    (["online", "figures", "bogus"], 1, "bogus"),
-    (["unknown_top"], 1, "unknown_top"),
-    (["dueling", "alg1", "runs"], 1, "dueling.alg1.runs"),
-    (["dueling", "alg2", "dims"], [2, 4], "dueling.alg2.dims"),
-    (["dueling", "alg2", "max_horizon_exponent"], 20, "dueling.alg2.max_horizon_exponent"),
-    (["dueling", "audit", "confidence"], 1.5, "dueling.audit.confidence"),
-    (["dueling", "audit", "extra"], 1, "extra"),
-    (["quantile", "seq", "fig_runs"], 1, "quantile.seq.fig_runs"),
-    (["quantile", "seq", "smallest_gap"], 0.001, "quantile.seq.smallest_gap"),
-    (["quantile", "audit", "control_noise_multiplier"], 1.5, "quantile.audit.control_noise_multiplier"),
-    (["quantile", "analytic", "b2_horizon"], 500, "quantile.analytic.b2_horizon"),
-    (["quantile", "dp", "bogus"], 1, "bogus"),
-    (["quantile", "baselines", "d1_cap"], 10, "quantile.baselines.d1_cap"),
-    (["contextual", "runs"], 1, "contextual.runs"),
-    (["contextual", "fig8", "n_aux"], [1000, 2000, 5000, 10000], "contextual.fig8.n_aux"),
-    (["contextual", "tables", "target_fraction", "taxi"], 1.5, "contextual.tables.target_fraction.taxi"),
-    (["contextual", "audit", "control_noise_multiplier"], 1.0, "contextual.audit.control_noise_multiplier"),
-    (["contextual", "presets", "epsilons"], [1, 8], "contextual.presets.epsilons"),
-    (["contextual", "bogus"], 1, "bogus"),
-    # issue 16: non-finite numbers, whole-number floats, huge counts, inconsistent values
-    (["online", "figures", "epsilons"], [0.25, float("nan")], "'online.figures.epsilons[1]': nan"),
-    (["online", "figures", "epsilons"], [float("inf"), 1.0], "'online.figures.epsilons[0]': inf"),
-    (["online", "audit", "epsilon"], float("nan"), "'online.audit.epsilon': nan"),
-    (["seed"], 7.0, "'seed': 7.0 is not allowed; allowed: an integer"),
-    (["online", "figures", "horizon"], 2.0e3, "'online.figures.horizon': 2000.0"),
-    (["online", "figures", "runs"], 10**9, "'online.figures.runs': 1000000000 is not allowed; allowed: an integer >= 2 and <= 2000"),
-    (["online", "figures", "horizon"], 10**18, "'online.figures.horizon'"),
-    (["online", "figures", "checkpoints", "linear"], 5000, "'online.figures.checkpoints.linear': 5000"),
-    (["online", "figures", "settings", "setting2", "figure"], "fig1", "'online.figures.settings.setting2.figure'"),
-    (["online", "figures", "settings", "setting1", "means"], [0.5, 0.5, 0.2], "a unique best arm"),
-    (["contextual", "fig6", "batch"], 5000, "'contextual.fig6.batch': 5000"),
-]
+# End to end through Snakemake: one case of each class (every case is checked in process by
+# tests/test_config.py with the same validation function common.smk calls).
+E2E_VALUES = [b for b in BAD_VALUES if b[2] in (
+    "online.bandit.horizon", "seed", "online.figures.epsilons[0]", "'online.figures.epsilons[1]': nan",
+    "'seed': 7.0 is not allowed; allowed: an integer", "a unique best arm", "bogus")]
+E2E_FILES = [b for b in BAD_FILES if b[0] in ("duplicate-key", "alias-bomb", "dag-too-large")]
 
 
-@pytest.mark.parametrize("path, value, key", BAD_VALUES, ids=[b[2] for b in BAD_VALUES])
+@pytest.mark.parametrize("path, value, key", E2E_VALUES, ids=[b[2] for b in E2E_VALUES])
 def test_bad_config_is_rejected_before_any_job(repo, tmp_path, path, value, key):
     work = _copy_workflow(repo, tmp_path / "bad")
     cfg = yaml.safe_load((repo / "config/smoke.yaml").read_text())
@@ -265,31 +241,7 @@ def _assert_rejected_before_any_job(work, proc, fragments):
         assert not (work / written).exists(), written
 
 
-def _bomb_text(levels=7):
-    """A YAML alias bomb: 10^(levels + 1) values once expanded, a few hundred bytes as text."""
-    return "x0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
-        f"x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, levels + 1))
-
-
-# (id, file written: "configfile" (given with --configfile) or "default" (config/config.yaml, read
-# by the Snakefile), its text from the smoke config's, extra arguments, fragments of the message)
-BAD_FILES = [
-    ("duplicate-key", "configfile", lambda t: t.replace("    runs: 6\n", "    runs: 6\n    runs: 60\n", 1), [],
-     ["line 9: duplicate key 'online.figures.runs' (first at line 8)"]),
-    ("duplicate-section", "configfile", lambda t: t + "online:\n  figures:\n    runs: 5\n", [],
-     ["duplicate key 'online' (first at line 5)"]),
-    ("duplicate-in-default-config", "default", lambda t: t + "seed: 8\n", [],
-     ["config/config.yaml, line", "duplicate key 'seed'"]),
-    ("alias-bomb", "configfile", lambda t: t + _bomb_text(), [], ["too large", "'x7'"]),
-    ("dag-too-large", "configfile",
-     lambda t: t.replace("    runs: 6\n    runs_per_job: 3 ", "    runs: 2000\n    runs_per_job: 1 ", 1), [],
-     ["jobs; allowed: at most 20,000", "'online.figures.runs_per_job'"]),
-    ("incomplete-and-bad-override", "configfile", lambda t: t.replace("seed: 7\n", ""),
-     ["--config", "scale=huge"], ["missing key(s) 'seed'", "config key 'scale': 'huge'"]),
-]
-
-
-@pytest.mark.parametrize("which, edit, extra, fragments", [b[1:] for b in BAD_FILES], ids=[b[0] for b in BAD_FILES])
+@pytest.mark.parametrize("which, edit, extra, fragments", [b[1:] for b in E2E_FILES], ids=[b[0] for b in E2E_FILES])
 def test_bad_config_file_is_rejected_before_any_job(repo, tmp_path, which, edit, extra, fragments):
     work = _copy_workflow(repo, tmp_path / "bad")
     text = edit((repo / "config/smoke.yaml").read_text())

@@ -11,22 +11,37 @@ from pathlib import Path
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 
 
-def copy_workflow(repo: Path, dest: Path) -> Path:
+SMOKE_REPORTS = "reports/smoke"  # where a smoke run writes its reports
+SMOKE_RESULTS = "results/smoke/seed7"  # its seeded results (config/smoke.yaml: seed 7)
+
+
+def copy_workflow(repo: Path, dest: Path, checkout: bool = False) -> Path:
     """A runnable copy of the workflow (Snakefile, workflow/, config/, and the ``profiles`` link
-    through which Snakemake finds the default workflow profile) in ``dest``."""
+    through which Snakemake finds the default workflow profile) in ``dest``; with ``checkout``
+    also the README and the committed paper-scale ``reports/``, as in a clone of the repository."""
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy(repo / "Snakefile", dest / "Snakefile")
     os.symlink(os.readlink(repo / "profiles"), dest / "profiles")
     for sub in ("workflow", "config"):
         shutil.copytree(repo / sub, dest / sub, ignore=shutil.ignore_patterns("__pycache__"))
+    if checkout:
+        shutil.copy(repo / "README.md", dest / "README.md")
+        shutil.copytree(repo / "reports", dest / "reports",
+                        ignore=shutil.ignore_patterns("smoke", "report.html", "report.zip"))
     return dest
 
 
-def run_snakemake(workdir: Path, *args: str, timeout: int = 3600) -> subprocess.CompletedProcess:
-    """Snakemake in ``workdir``; the generous timeout only guards against a hung run (a smoke run
-    takes about 5 minutes on 2 idle cores)."""
+def snapshot(root: Path, sub: str) -> dict[str, bytes]:
+    """Every file under ``root / sub`` (relative path -> bytes)."""
+    base = root / sub
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(base.rglob("*")) if p.is_file()} \
+        if base.exists() else {}
+
+
+def run_snakemake(workdir: Path, *args: str, timeout: int = 3600, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Snakemake in ``workdir``; the generous timeout only guards against a hung run."""
     return subprocess.run([SNAKEMAKE, *args], cwd=workdir, capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, env=env)
 
 
 def ensure_apt_packages(probe: str, packages: list[str]) -> str:

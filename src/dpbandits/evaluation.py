@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from dpbandits.checks import CheckOutput
+from dpbandits.guards import judge_all
 from dpbandits.registry import Check
 from dpbandits.rng import make_rng
 
@@ -85,6 +86,7 @@ def run_check(spec: Check, config: Mapping, paths: Sequence[str] = ()) -> CheckO
         out = fn(int(config["seed"]), scale, check_settings(spec.config, config))
     if not isinstance(out, CheckOutput):
         out = CheckOutput(list(out))
+    out.claims = judge_all(out.claims, spec.guards, f"{spec.paper} {spec.id}")
     if spec.figure and out.figure is None:
         raise ValueError(f"check {spec.id} declares a figure but returned none")
     if spec.table is not None and out.table is None:

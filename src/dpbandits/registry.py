@@ -27,6 +27,10 @@ Calling conventions (``Check.call``):
 ``rng`` is ``make_rng(root_seed, paper, "check", id)`` (``Check.rng_unit`` overrides the unit);
 checks with ``seeded=False`` get ``rng=None`` and run once, whatever the seed (exact and
 analytic checks), which the stability sweep relies on.
+
+``Check.guards`` say, per row pattern, where the claims apply (a regime criterion), which rows
+compare quantities (floor guard), the alternative a PASS must fail, and which rows are claims
+about real data; :mod:`dpbandits.guards` enforces them on every row.
 """
 
 from __future__ import annotations
@@ -34,11 +38,30 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 
-__all__ = ["Check", "TableSpec", "PAPERS", "all_checks", "checks_of", "in_module", "get", "CALLS"]
+__all__ = ["Check", "Guard", "TableSpec", "PAPERS", "all_checks", "checks_of", "in_module", "get", "CALLS"]
 
 PAPERS = ("online", "dueling", "quantile", "contextual")
 CALLS = ("tables", "settings", "args", "sized", "seeds")
+
+
+@dataclass(frozen=True)
+class Guard:
+    """What the registry says about some rows of a check (``rows``: an fnmatch pattern of their
+    ids). ``regime``: the criterion of the regime where the claim applies (rows need
+    ``evidence.regime``); ``compares``: the rows compare or order quantities (they need
+    ``evidence.floor``); ``alternative``: the stated alternative a PASS must fail (power);
+    ``claim_on``: "real" for claims about real data (rows need ``evidence.data``)."""
+
+    rows: str = "*"
+    regime: str = ""
+    compares: bool = False
+    alternative: str = ""
+    claim_on: str = "synthetic"
+
+    def covers(self, check_id: str) -> bool:
+        return fnmatchcase(check_id, self.rows)
 
 
 @dataclass(frozen=True)
@@ -69,6 +92,7 @@ class Check:
     sizes: Mapping[str, Mapping] | None = None  # call == "sized"
     rng_unit: tuple | None = None
     title: str = ""  # what the rule reproduces, for its docstring and --list-rules
+    guards: tuple[Guard, ...] = ()  # where its claims apply and their power (dpbandits.guards)
 
     def __post_init__(self) -> None:
         if self.paper not in PAPERS:

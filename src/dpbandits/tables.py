@@ -8,7 +8,9 @@ import pandas as pd
 
 from dpbandits.io import atomic_path
 
-__all__ = ["write_table", "display_form", "to_booktabs", "latex_escape", "tables_document", "ragged"]
+CSV_FLOAT = "%.6g"  # every number a CSV deliverable writes
+
+__all__ = ["CSV_FLOAT", "write_table", "display_form", "to_booktabs", "latex_escape", "tables_document", "ragged"]
 
 _ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}",
@@ -81,9 +83,11 @@ def display_form(table: pd.DataFrame, spec) -> pd.DataFrame | None:
 
 def write_table(frame: pd.DataFrame, tex_path: str | Path, csv_path: str | Path, caption: str,
                 label: str, display: pd.DataFrame | None = None, align: str | None = None) -> None:
-    """CSV of the raw numbers and a LaTeX rendering of ``display`` (formatted cells)."""
+    """CSV of the numbers (at 6 significant digits: what they mean, and the same bytes on any
+    machine whatever the last digits of a solver or a BLAS) and a LaTeX rendering of ``display``
+    (formatted cells)."""
     with atomic_path(csv_path) as tmp:
-        frame.to_csv(tmp, index=False)
+        frame.to_csv(tmp, index=False, float_format=CSV_FLOAT)
     with atomic_path(tex_path) as tmp:
         Path(tmp).write_text(to_booktabs(display if display is not None else frame, caption,
                                          label, align))

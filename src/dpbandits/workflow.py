@@ -39,7 +39,13 @@ import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-__all__ = ["Job", "Files", "run_job", "run_entry_point", "shutdown_pool"]
+__all__ = ["Job", "Files", "run_job", "run_entry_point", "shutdown_pool", "record_outputs",
+           "OUTPUT_RECORDS"]
+
+# One JSON record per finished output file that is not a checksummed Parquet table (CSV, TeX,
+# Markdown, figures, HTML): its SHA-256, so that the next run finds a damaged deliverable and
+# rebuilds it (dpbandits.workflow_guard). Parquet tables carry their own sidecar (dpbandits.io).
+OUTPUT_RECORDS = Path(".snakemake") / "dpbandits" / "outputs"
 
 
 class Files(list):
@@ -211,6 +217,24 @@ def _use_pool(workflow) -> bool:
     return bool(getattr(workflow, "is_main_process", False))
 
 
+def record_outputs(paths, root: str | Path = ".") -> None:
+    """Record the SHA-256 of each finished output file that has no checksum sidecar."""
+    import hashlib
+    import json
+
+    from dpbandits.io import atomic_path
+
+    records = Path(root) / OUTPUT_RECORDS
+    for path in map(Path, paths):
+        if not path.is_file() or path.suffix == ".parquet":
+            continue
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        name = hashlib.sha256(str(path).encode()).hexdigest()[:32]
+        records.mkdir(parents=True, exist_ok=True)
+        with atomic_path(records / f"{name}.json") as tmp:
+            tmp.write_text(json.dumps({"path": str(path), "sha256": digest}))
+
+
 def run_job(script: str | Path, input=None, output=None, params=None, wildcards=None, log=None,
             workflow=None, runner: Callable[[str, Job], None] | None = None) -> None:
     """Run the entry point ``script`` (``main(job)``) for one Snakemake job; called by every
@@ -231,3 +255,4 @@ def run_job(script: str | Path, input=None, output=None, params=None, wildcards=
             raise
     else:
         run_entry_point(script, job)
+    record_outputs(job.output)

@@ -13,7 +13,13 @@ left to the main process of a new run, in :func:`prepare_workdir`:
 2. **Orphaned temporaries.** A killed job leaves its hidden temporary sibling
    (``.<name>.<random><suffix>``) under ``results/`` or ``reports/``; they are removed.
    Checksum sidecars whose table is gone (a job killed between its two renames) go too.
-3. **Corrupt intermediates.** Every Parquet table under ``results/`` written since the last scan
+3. **Damaged or deleted outputs.** Every finished output that is not a checksummed table (CSV,
+   TeX, Markdown, figures, HTML) has a SHA-256 record written when its job finished
+   (:func:`dpbandits.workflow.record_outputs`); one whose bytes no longer match is removed, and so
+   is everything computed from it or from an intermediate that was deleted by hand, so that the
+   same run rebuilds them (Snakemake alone reruns neither a changed output nor a missing
+   intermediate whose consumers look up to date).
+4. **Corrupt intermediates.** Every Parquet table under ``results/`` written since the last scan
    is read back with its checksums (:func:`dpbandits.io.find_corrupt_results`); a damaged one is
    moved aside to ``<name>.corrupt`` (a job that reads a damaged table does the same, see
    :func:`dpbandits.io.read_results_or_quarantine`). Snakemake does not rebuild a missing
@@ -43,6 +49,7 @@ from dpbandits.io import (
     checksum_path,
     find_corrupt_results,
 )
+from dpbandits.workflow import OUTPUT_RECORDS
 
 __all__ = ["prepare_workdir", "GuardReport", "OWNER_FILE", "VERIFIED_FILE"]
 
@@ -62,6 +69,9 @@ class GuardReport:
     stale_locks: list[Path] = field(default_factory=list)
     orphaned_temporaries: list[Path] = field(default_factory=list)
     corrupt: list[Path] = field(default_factory=list)
+    damaged: list[Path] = field(default_factory=list)  # deliverables whose bytes changed
+    missing: list[Path] = field(default_factory=list)  # intermediates deleted since their job
+    orphaned_sidecars: list[Path] = field(default_factory=list)
     invalidated: list[Path] = field(default_factory=list)  # outputs derived from damaged tables
     changed: bool = False
 
@@ -74,6 +84,14 @@ class GuardReport:
             out.append(f"{verb} {len(self.stale_locks)} stale lock file(s) of a run that was killed")
         if self.orphaned_temporaries:
             out.append(f"{verb} {len(self.orphaned_temporaries)} temporary file(s) of unfinished jobs")
+        if self.orphaned_sidecars:
+            out.append(f"{verb} {len(self.orphaned_sidecars)} checksum file(s) whose table is gone")
+        for path in self.damaged:
+            what = "removed to rebuild it" if self.changed else "would be rebuilt"
+            out.append(f"damaged output {path} (its bytes differ from those its job wrote): {what}")
+        for path in self.missing:
+            out.append(f"missing intermediate {path}: it and everything computed from it "
+                       + ("are rebuilt" if self.changed else "would be rebuilt"))
         for path in self.corrupt:
             what = "moved aside to rebuild it" if self.changed else "would be rebuilt"
             out.append(f"corrupt intermediate table {path}: {what}")
@@ -178,6 +196,38 @@ def _consumer_outputs(workdir: Path, tables: list[Path]) -> list[Path]:
     return sorted(workdir / f for f in found if (workdir / f).exists())
 
 
+def _damaged_outputs(workdir: Path) -> list[Path]:
+    """Recorded outputs whose current bytes differ from those their job wrote."""
+    import hashlib
+
+    records = workdir / OUTPUT_RECORDS
+    bad = []
+    if not records.is_dir():
+        return bad
+    for record in sorted(records.glob("*.json")):
+        try:
+            entry = json.loads(record.read_text())
+            path = workdir / entry["path"]
+        except (OSError, ValueError, KeyError, TypeError):
+            record.unlink(missing_ok=True)
+            continue
+        if not path.is_file():
+            continue
+        if hashlib.sha256(path.read_bytes()).hexdigest() != entry["sha256"]:
+            bad.append(path)
+    return bad
+
+
+def _missing_intermediates(workdir: Path) -> list[Path]:
+    """Outputs under results/ that a finished job wrote (Snakemake's metadata records them) and
+    that are gone, while outputs computed from them still exist."""
+    inputs = _metadata_inputs(workdir)
+    consumed = {i for ins in inputs.values() for i in ins}
+    return sorted(workdir / out for out in inputs
+                  if out.startswith("results/") and out in consumed and not (workdir / out).exists()
+                  and not Path(f"{workdir / out}.corrupt").exists())
+
+
 def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardReport:
     """Recover ``workdir`` from an interrupted or damaged run (module docstring); record this
     process as the owner of the run. Call it once, from Snakemake's main process only."""
@@ -191,17 +241,23 @@ def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardRep
             report.live_owner = bool(alive)
             return report
         report.stale_locks = locks
-    report.orphaned_temporaries = _orphaned_temporaries(workdir) + _orphaned_checksums(workdir)
+    report.orphaned_temporaries = _orphaned_temporaries(workdir)
+    report.orphaned_sidecars = _orphaned_checksums(workdir)
     verified_path = workdir / VERIFIED_FILE
     try:
         verified = json.loads(verified_path.read_text())
     except (OSError, ValueError):
         verified = {}
     report.corrupt = find_corrupt_results(workdir / "results", verified)
-    report.invalidated = _consumer_outputs(workdir, report.corrupt + _quarantined(workdir))
+    report.damaged = _damaged_outputs(workdir)
+    report.missing = _missing_intermediates(workdir)
+    report.invalidated = _consumer_outputs(
+        workdir, report.corrupt + _quarantined(workdir) + report.damaged + report.missing)
     if dryrun:
         return report
-    for path in (*report.stale_locks, *report.orphaned_temporaries):
+    for path in (*report.stale_locks, *report.orphaned_temporaries, *report.orphaned_sidecars):
+        path.unlink(missing_ok=True)
+    for path in report.damaged:
         path.unlink(missing_ok=True)
     for path in report.corrupt:
         os.replace(path, f"{path}.corrupt")

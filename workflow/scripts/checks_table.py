@@ -16,4 +16,4 @@ def main(job):
     frame = combine_claims(list(job.input))
     write_table(frame, job.output.tex, job.output.csv,
                 f"Checks of {TITLES[job.params.paper]}: statistic, 95% CI and verdict",
-                f"tab:{job.params.paper}-checks", display=claims_table(frame), align="".join(ragged(w) for w in ("2.5cm", "2.6cm", "1.7cm", "4.6cm", "3.2cm", "4.2cm")) + "l")
+                f"tab:{job.params.paper}-checks", display=claims_table(frame), align="".join(ragged(w) for w in ("2.5cm", "2.6cm", "1.7cm", "4.6cm", "3.2cm", "4.2cm")) + "ll")

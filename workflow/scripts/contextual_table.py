@@ -6,7 +6,6 @@ from dpbandits.contextual import figures
 from dpbandits.contextual.figure_checks import reward_ratios
 from dpbandits.io import read_results_or_quarantine
 
-
 SHAPE = ["dataset", "n_target", "M", "max_n_aux", "total_n_aux", "K", "d", "origin"]
 PROVENANCE = ["data_used", "data_source", "data_sha256", "rows_read", "rows_complete", "rows_target_full"]
 
