@@ -34,6 +34,17 @@ Two engines (spec Q17):
   int64 and regret float64, so T up to 1e14 (and beyond, to 2^62) costs about as much as T = 1e6.
 Designs depend only on the survivor set (public), so they are cached and shared by all runs.
 
+Same bytes on any machine: everything that steers a run (step 2's design, step 9's estimate, the
+constants N_l, t_0, kappa, the win probabilities and the elimination values w^T x) is computed so
+that it does not depend on the CPU, the BLAS kernel or its thread count. The design is the
+canonical one of :mod:`.design` (deterministic Frank-Wolfe path, canonical support, restricted
+optimum on it, weights on a 2^-24 grid: ceil(N_l pi) with N_l up to 1e13 would otherwise turn a
+solver's last digits into different counts); the estimate is the canonical one of :mod:`.mle`
+(solver solution rounded to 2^-16, deterministic Newton, rounded to 2^-27); inner products x^T w
+are summed in a fixed order (:func:`.design.rowdot`) and sums of many terms are exactly rounded
+(math.fsum), never left to BLAS. (The instance itself comes from :mod:`.instances`: G3's w* is
+normalised there with np.linalg.norm, whose last digit depends on the BLAS kernel.)
+
 Randomness (common random numbers): run ``i`` uses the child SeedSequence (seed.entropy,
 seed.spawn_key + (i,)) for every horizon, epsilon and variant, split into per-phase named streams
 ``explore/l``, ``outcomes/l`` and ``laplace/l`` (standard Laplace draws, scaled afterwards).
@@ -49,9 +60,19 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from dpbandits.dueling.design import G_TOL, Design, g_optimal_design
-from dpbandits.dueling.instances import KAPPA_MODES, LinearInstance, kappa, sigmoid
-from dpbandits.dueling.mle import kkt_residual, mle_batch, private_mle
+from dpbandits.dueling import mle
+from dpbandits.dueling.design import (
+    G_TOL,
+    Design,
+    g_optimal_design,
+    gram,
+    min_eigenvalue,
+    project,
+    rowdot,
+    span_basis,
+)
+from dpbandits.dueling.instances import KAPPA_MODES, LinearInstance, kappa, sigmoid, sigmoid_prime
+from dpbandits.dueling.mle import kkt_residual, mle_batch, round_estimate
 from dpbandits.rng import stream_rngs
 
 __all__ = ["GOptConfig", "GOptResult", "PhaseParameters", "phase_parameters", "simulate_goptimal",
@@ -63,7 +84,7 @@ T0_MODES = ("paper", "zero", "adaptive")
 DELTA_MODES = ("simple", "theorem", "finite")
 NOISE_MODES = ("eps", "logT")
 EXPLORE_MODES = ("pi_ell", "pi1")
-SOLVER_MODES = ("cvxpy", "fw")
+SOLVER_MODES = ("fw", "cvxpy")
 _MAX_HORIZON = 2**62
 _MAX_REFERENCE_HORIZON = 10**7
 
@@ -85,7 +106,8 @@ class GOptConfig:
     noise             "eps" Lap(1/eps) | "logT" Lap(log T / eps) (Q6)
     noise_multiplier  1; < 1 only as the audit's negative control (>= 0)
     explore           "pi_ell" | "pi1" (Q5)
-    solver            design solver "cvxpy" | "fw" (spec 6.1)
+    solver            design solver "fw" (deterministic, the default) | "cvxpy" (spec 6.1; module
+                      docstring of :mod:`.design`)
     s_bound           the known bound S on ||w*|| (None: ||w*|| of the instance); W_max = S + 1
     """
 
@@ -99,7 +121,7 @@ class GOptConfig:
     noise: str = "eps"
     noise_multiplier: float = 1.0
     explore: str = "pi_ell"
-    solver: str = "cvxpy"
+    solver: str = "fw"
     s_bound: float | None = None
 
     def __post_init__(self) -> None:
@@ -162,11 +184,27 @@ class PhaseParameters:
         return self.stat_coef * 4.0**phase
 
 
+def _norm(w: np.ndarray) -> float:
+    """||w||, exactly rounded sum of squares (np.linalg.norm goes through BLAS)."""
+    w = np.asarray(w, dtype=float)
+    return math.sqrt(math.fsum((w * w).tolist()))
+
+
+def _utilities(instance: LinearInstance) -> np.ndarray:
+    """x^T w* for every arm, summed in a fixed order (instance.utilities uses BLAS, whose last digits
+    depend on the CPU)."""
+    return rowdot(np.asarray(instance.arms, dtype=float), instance.w_star)
+
+
 def phase_parameters(config: GOptConfig, instance: LinearInstance, horizon: int) -> PhaseParameters:
     """Algorithm 2 constants at horizon T (Theorem 3, Q4, Q6, Q14, Q16)."""
     d, k, t = instance.d, instance.k, float(horizon)
-    s = instance.s_norm if config.s_bound is None else float(config.s_bound)
-    kap = kappa(config.kappa_mode, s, instance.arms, instance.w_star)
+    s = _norm(instance.w_star) if config.s_bound is None else float(config.s_bound)
+    if config.kappa_mode == "inst":  # kappa("inst", ...) with the utilities summed in a fixed order
+        u = _utilities(instance)
+        kap = float(sigmoid_prime(u.max() - u.min()))
+    else:
+        kap = kappa(config.kappa_mode, s)
     log_t = math.log(t) if horizon > 1 else 0.0
     n_levels = max(1, math.ceil(math.log2(t))) if horizon > 1 else 1
     if config.delta_mode == "simple":
@@ -276,7 +314,7 @@ class GOptResult:
 
 def _win_probability(w_star: np.ndarray, z: np.ndarray) -> np.ndarray:
     """P(left wins) = sigma(w*^T (x - y)) for rows z = x - y (spec 1.2)."""
-    return sigmoid(z @ w_star)
+    return sigmoid(rowdot(np.atleast_2d(z), w_star))
 
 
 class _Context:
@@ -287,12 +325,12 @@ class _Context:
         self.arms = instance.arms
         self.arms_key = DesignCache.arms_key(instance.arms)
         self.w_star = instance.w_star
-        self.gaps = instance.util_gaps
-        u = instance.utilities
+        u = _utilities(instance)
+        self.gaps = u.max() - u
         self.pref_gaps = sigmoid(u.max() - u) - 0.5
-        self.best = instance.best
+        self.best = int(np.argmax(u))
         self.d, self.k = instance.d, instance.k
-        s = instance.s_norm if config.s_bound is None else float(config.s_bound)
+        s = _norm(instance.w_star) if config.s_bound is None else float(config.s_bound)
         self.w_max = s + 1.0
 
     def design(self, survivors: np.ndarray) -> Design:
@@ -300,10 +338,10 @@ class _Context:
 
 
 def _lambda_min(y: np.ndarray, counts: np.ndarray) -> float:
+    """lambda_min(sum_k counts_k y_k y_k^T), machine-independent (exact sums, Jacobi)."""
     if y.shape[1] == 0:
         return 0.0
-    v = (y * counts[:, None].astype(float)).T @ y
-    return float(np.linalg.eigvalsh(v)[0])
+    return min_eigenvalue(gram(y, np.asarray(counts, dtype=float)))
 
 
 def _split_counts(block: np.ndarray, first: int, rng: np.random.Generator) -> np.ndarray:
@@ -403,15 +441,6 @@ def _play_batched(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs):
     return counts, None, n_exp, False
 
 
-def _lambda_min_small(v: np.ndarray) -> float:
-    if v.shape[0] == 1:
-        return float(v[0, 0])
-    if v.shape[0] == 2:
-        tr, det = v[0, 0] + v[1, 1], v[0, 0] * v[1, 1] - v[0, 1] * v[1, 0]
-        return float(tr / 2 - math.sqrt(max(tr * tr / 4 - det, 0.0)))
-    return float(np.linalg.eigvalsh(v)[0])
-
-
 def _play_reference(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, z_groups, tape=None):
     """One phase of the per-round reference: every round drawn and played one at a time. With a
     :class:`_Tape`, user t answers the tape's fixed o_t (spec 1.4) and every round's group is
@@ -435,7 +464,7 @@ def _play_reference(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, z_g
 
     while True:  # exploration rounds, pairs i.i.d. from the exploration design
         if adaptive:
-            if params.adaptive_threshold <= 0 or (n_exp > 0 and _lambda_min_small(v) >= params.adaptive_threshold):
+            if params.adaptive_threshold <= 0 or (n_exp > 0 and min_eigenvalue(v) >= params.adaptive_threshold):
                 break
         elif n_exp >= t0:
             break
@@ -517,9 +546,8 @@ def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequ
         p_exp = p_exp / p_exp.sum()
         basis_g = design.basis
         if groups.shape[0] > design.pairs.shape[0]:
-            _, sv, vt = np.linalg.svd(z_groups, full_matrices=False)
-            basis_g = vt[: int(np.sum(sv > 1e-9 * sv[0]))].T
-        y_groups = z_groups @ basis_g
+            basis_g = span_basis(z_groups)
+        y_groups = project(z_groups, basis_g)
         n_priv, n_stat = params.n_priv(phase), params.n_stat(phase)
         n_total = n_priv + n_stat
         sched_f = np.zeros(groups.shape[0])
@@ -535,8 +563,9 @@ def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequ
                                                              remaining, rngs, z_groups, tape)
         n_l = int(counts.sum())
         pair_regret = ctx.gaps[groups[:, 0]] + ctx.gaps[groups[:, 1]]
-        regret_l = float(np.dot(counts.astype(float), pair_regret))
-        regret_pref += float(np.dot(counts.astype(float), ctx.pref_gaps[groups[:, 0]] + ctx.pref_gaps[groups[:, 1]]))
+        regret_l = math.fsum((counts.astype(float) * pair_regret).tolist())
+        regret_pref += math.fsum((counts.astype(float) * (ctx.pref_gaps[groups[:, 0]]
+                                                          + ctx.pref_gaps[groups[:, 1]])).tolist())
         regret += regret_l
         share = n_priv / n_total
         o_acct += share * regret_l
@@ -562,10 +591,10 @@ def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequ
         n_groups = int(played.sum())
         lap = rngs["laplace"].laplace(0.0, 1.0, size=n_groups) * params.laplace_scale
         o_hat = wins.astype(float) + lap
-        fit = private_mle(z_groups[played], counts[played], o_hat, ctx.w_max, basis=basis_g)
+        fit = mle.canonical_mle(z_groups[played], counts[played], o_hat, ctx.w_max, basis=basis_g)
         w_hat = fit.w_hat
-        err = ctx.arms[survivors] @ (w_hat - ctx.w_star)
-        vals = ctx.arms[survivors] @ w_hat
+        err = rowdot(ctx.arms[survivors], w_hat - ctx.w_star)
+        vals = rowdot(ctx.arms[survivors], w_hat)
         new = survivors[vals + 2 * xi > vals.max()]
         if observer is not None:
             observer({"phase": phase, "pairs": groups[played], "group_index": np.flatnonzero(played),
@@ -745,15 +774,16 @@ def audit_codes(o_table: np.ndarray, setup: AuditSetup, copies: int, rng: np.ran
             wins[:, k] += (hit * o[None, :t0]).sum(axis=1)
     o_hat = wins + rng.laplace(0.0, 1.0, size=(copies, s)) * setup.params.laplace_scale
     total = counts.sum(axis=1, keepdims=True)
-    y = design.z @ design.basis
-    s_norm = setup.instance.s_norm if setup.config.s_bound is None else setup.config.s_bound
+    y = project(design.z, design.basis)
+    s_norm = _norm(setup.instance.w_star) if setup.config.s_bound is None else setup.config.s_bound
     w_max = s_norm + 1.0
     theta, _ = mle_batch(y, counts / total, o_hat / total, w_max)
     res, _, _ = kkt_residual(y, counts / total, o_hat / total, theta, w_max)
     if np.nanmax(res) > 1e-6:
         raise RuntimeError(f"audit MLE did not converge (max KKT residual {np.nanmax(res):.3g})")
-    w_hat = theta @ design.basis.T
-    vals = w_hat @ setup.instance.arms.T  # (copies, K)
+    w_hat = round_estimate(sum(theta[:, [j]] * design.basis[:, j] for j in range(theta.shape[1])))
+    arms = setup.instance.arms  # the production engine's canonical estimate and fixed-order sums:
+    vals = sum(w_hat[:, [j]] * arms[:, j] for j in range(arms.shape[1]))  # (copies, K)
     keep = vals + 2 * 0.5 > vals.max(axis=1, keepdims=True)
     return (keep * (2 ** np.arange(setup.instance.k))[None, :]).sum(axis=1).astype(np.int64)
 
