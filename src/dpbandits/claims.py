@@ -226,9 +226,10 @@ def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None
     claims of the paper: validated / total) and the ids of the FAILs."""
     titles = PAPER_TITLES if titles is None else titles
     scales = ", ".join(sorted(set(frame["scale"]))) or "none"
+    swept = "stability" in frame and bool((frame["stability"].fillna("") != "").any())
     lines = [f"| paper | claims | {' | '.join(VERDICTS)} | FAILs: errata, contradicted, not reproduced | "
-             "controls validated | failing claims |",
-             "|---|---|" + "---|" * len(VERDICTS) + "---|---|---|"]
+             "controls validated | " + ("same verdict under every seed | " if swept else "") + "failing claims |",
+             "|---|---|" + "---|" * len(VERDICTS) + "---|---|" + ("---|" if swept else "") + "---|"]
 
     def row(name, group):
         claims = _paper_rows(group)
@@ -237,8 +238,14 @@ def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None
         controls = group[group["kind"].isin(NON_PAPER_KINDS)]
         ok = int((controls["verdict"] == "PASS").sum())
         ids = ", ".join(f"`{c}`" for c in fails["check_id"])
+        stable = ""
+        if swept:
+            st = claims["stability"].fillna("")
+            st = st[st != ""]
+            full = sum(1 for v in st if v.split("/")[0] == v.split("/")[1])
+            stable = f" {full}/{len(st)} |"
         return (f"| {name} | {len(claims)} | " + " | ".join(str(counts.get(v, 0)) for v in VERDICTS)
-                + f" | {_fail_breakdown(fails)} | {ok}/{len(controls)} | {ids or '-'} |")
+                + f" | {_fail_breakdown(fails)} | {ok}/{len(controls)} |{stable} {ids or '-'} |")
 
     for paper, group in frame.groupby("paper", sort=True):
         name = f"`{paper}` ({titles[paper].split(',')[0]})" if paper in titles else f"`{paper}`"
