@@ -148,22 +148,50 @@ def test_output_contract(smoke_run):
     assert "\\toprule" in tex and "\\bottomrule" in tex
 
 
-def test_results_identical_across_cores(smoke_run, repo, tmp_path):
+def test_results_identical_across_cores_and_blas_threads(smoke_run, repo, tmp_path):
     """A part of the DAG that covers every kind of job of one paper (simulation, aggregation,
-    figure, table, every check convention), run with --cores 1, gives the same bytes as the full
-    run with --cores 2."""
+    figure, table, every check convention) and Algorithm 2 of the dueling paper (solvers), run with
+    --cores 1 and one BLAS / OpenMP thread (another floating-point summation order), gives the same
+    bytes as the full run with --cores 2 and the default threads."""
+    import os
+
     work = _copy_workflow(repo, tmp_path / "cores1")
     targets = [f"{R}/tables/online/final_regret.csv", f"{R}/figures/online/fig1.png",
                f"{R}/tables/online/checks.csv", f"{R}/figures/online/check_FT-1.png",
-               f"{R}/tables/online/rnm_privacy_loss.tex"]
-    proc = _snakemake(work, *targets, "--cores", "1", "--configfile", "config/smoke.yaml")
+               f"{R}/tables/online/rnm_privacy_loss.tex",
+               "results/smoke/seed7/claims/dueling/C4.parquet", "results/smoke/seed7/claims/dueling/A8.parquet"]
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    proc = _snakemake(work, *targets, "--cores", "1", "--configfile", "config/smoke.yaml", env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
     files = [p.relative_to(work) for p in (work / R).rglob("*") if p.is_file()]
     assert len(files) >= 12
     for rel in files:
         assert (work / rel).read_bytes() == (smoke_run / rel).read_bytes(), rel
-    for rel in ("results/smoke/seed7/agg/online/figures.parquet", "results/smoke/seed7/agg/online/figures_runs.parquet"):
-        pd.testing.assert_frame_equal(pd.read_parquet(work / rel), pd.read_parquet(smoke_run / rel))
+    for rel in ("results/smoke/seed7/agg/online/figures.parquet", "results/smoke/seed7/agg/online/figures_runs.parquet",
+                "results/smoke/seed7/claims/dueling/C4.parquet", "results/smoke/seed7/claims/dueling/A8.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(work / rel), pd.read_parquet(smoke_run / rel), check_exact=True)
+
+
+def test_deliverables_are_written_at_a_precision_a_nudge_does_not_move():
+    """CSV, Markdown and LaTeX deliverables write numbers at 6 significant digits (CSV) and 4
+    (Markdown, LaTeX): a 1e-10 relative nudge of every number (another CPU's solver or summation
+    order) leaves their bytes unchanged."""
+    import numpy as np
+
+    from dpbandits.claims import claims_table, render_claims_markdown
+    from dpbandits.tables import CSV_FLOAT, to_booktabs
+
+    rng = np.random.default_rng(2026)
+    n = 400
+    values = 10.0 ** rng.uniform(-4, 6, n) * rng.choice([-1, 1], n)
+    frame = pd.DataFrame({"paper": "online", "check_id": [f"C-{i}" for i in range(n)], "source": "s",
+                          "kind": "theorem", "claim": "c", "statistic": "s", "value": values,
+                          "ci_low": values * 0.9, "ci_high": values * 1.1, "criterion": "c", "verdict": "PASS",
+                          "n_runs": 10, "scale": "smoke", "reason": "supported", "stability": ""})
+    nudged = frame.assign(**{c: frame[c] * (1 + 1e-10) for c in ("value", "ci_low", "ci_high")})
+    for render in (lambda f: f.to_csv(index=False, float_format=CSV_FLOAT), render_claims_markdown,
+                   lambda f: to_booktabs(claims_table(f), "c", "l")):
+        assert render(frame) == render(nudged)
 
 
 def test_rerun_does_nothing(smoke_run):
