@@ -575,7 +575,7 @@ def test_transfer_at_the_uniform_regret(cfg):
         return _at_uniform(cell, rng)
 
     j = _judged("F8", figure_checks.check_f8({"fig8": _frame("fig8", cfg, one_cell)}, rng, 100, "smoke"))
-    assert j["T-3.4a"].verdict == "PASS" and "judged on 3 of 18 cells" in j["T-3.4a"].claim
+    assert j["T-3.4a"].verdict == "PASS" and "judged on 3 of 18 (eps, gamma, eps_m) cells" in j["T-3.4a"].claim
     assert j["T-3.4b-GAMMA"].verdict == "INCONCLUSIVE" and j["T-3.4b-GAMMA"].reason == "no_power"
     assert "PASS on its own criterion" in j["T-3.4b-GAMMA"].claim
     for check, fn, job, rows in (("F7b", figure_checks.check_f7b, "fig7", ("F7b-HELPS", "F7b-SLOPE")),
