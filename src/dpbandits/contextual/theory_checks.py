@@ -248,7 +248,8 @@ def check_t26b(tables, rng, n_boot, scale) -> CheckOutput:
     inside = fit.ci_high >= 2 / 3 - 0.15 and fit.ci_low <= 1.0
     stuck = [f"eps = {e:g}: {r[0]:.2f}" for (ev, r), e in zip(regimes, (0.5, 1.0), strict=True) if not ev["regime"]]
     claims.append(_claim("T-2.6b-SLOPE", "Thm 2.6 (rate, asymptotic)", "report",
-                         f"Upper-half n-slope in the private regime (eps = {eps:g}; theory 2/3; informational, {'intersects' if inside else 'misses'} [0.517, 1]"
+                         f"Upper-half n-slope in the private regime (eps = {eps:g}; theory 2/3; informational, {'intersects' if inside else 'misses'} [0.517, 1]; "
+                         f"{_lof_note(fit)}"
                          + (f"; per-round regret / the uniform policy's at the largest n_P: {', '.join(stuck)}, pre-asymptotic" if stuck else "")
                          + ")",
                          "log-log slope over the upper half of the grid", fit.slope, fit.ci_low, fit.ci_high,

@@ -70,6 +70,7 @@ from dpbandits.contextual.partition import PartitionTree, diameter_bound, split_
 from dpbandits.mechanisms import laplace_sum
 from dpbandits.rng import derive_seed
 from dpbandits.stats import clopper_pearson, holm
+from dpbandits.stats.slopes import fit_line
 
 __all__ = ["check_priv1", "check_priv2", "check_priv3", "check_est", "check_code_cb",
            "check_partition", "check_q", "check_behaviour", "check_margin", "check_alg",
@@ -246,10 +247,11 @@ def check_est(rng, scale, ucfg, *, radius_scale=1.0, n_boot=1000) -> CheckOutput
         return [np.log(np.median(primary_radius(su, t, 4.0, c_fixed), axis=0)).mean()
                 for su, t in zip(samples, ts, strict=True)]
 
-    slope = np.polyfit(np.log(ts), log_median_r(su_by_t), 1)[0]
-    boots = [np.polyfit(np.log(ts), log_median_r([su[rng.integers(0, su.shape[0], su.shape[0])] for su in su_by_t]), 1)[0]
-             for _ in range(n_boot)]
-    lo, hi = np.quantile(boots, [0.025, 0.975])
+    # the fit's CI includes lack of fit (dpbandits.stats.slopes.fit_line; 3 points: 1 residual df)
+    y_boots = np.array([log_median_r([su[rng.integers(0, su.shape[0], su.shape[0])] for su in su_by_t])
+                        for _ in range(n_boot)])
+    fit = fit_line(np.log(ts), np.array(log_median_r(su_by_t)), y_boots, rng)
+    slope, lo, hi = fit.slope, fit.ci_low, fit.ci_high
     claims.append(_claim("U-EST-SLOPE", "Prop. 2.7", "identity",
                          "[identity: the t^(-1/2) scaling of the radius formula, C_n fixed] In the private regime (eps = 4, C_n fixed) the radius shrinks as t^(-1/2)",
                          "slope of log median r on log t", slope, lo, hi, "CI within [-0.55, -0.45]",
@@ -443,11 +445,10 @@ MARGIN_DELTAS = np.geomspace(0.005, 0.1, 8)
 def _margin_slope(gap, rng, n_boot, deltas=MARGIN_DELTAS):
     n = gap.size
     counts = np.array([np.sum((gap > 0) & (gap <= dl)) for dl in deltas])
-    slope = np.polyfit(np.log(deltas), np.log(counts / n), 1)[0]
     boot_counts = rng.binomial(n, counts / n, size=(n_boot, deltas.size))
-    boots = [np.polyfit(np.log(deltas), np.log(np.maximum(c, 1) / n), 1)[0] for c in boot_counts]
-    lo, hi = np.quantile(boots, [0.025, 0.975])
-    return float(slope), float(lo), float(hi)
+    # the fit's CI includes lack of fit (dpbandits.stats.slopes.fit_line)
+    fit = fit_line(np.log(deltas), np.log(counts / n), np.log(np.maximum(boot_counts, 1) / n), rng)
+    return float(fit.slope), float(fit.ci_low), float(fit.ci_high)
 
 
 def check_margin(rng, scale, ucfg, *, instances=None, n_boot=500) -> CheckOutput:
