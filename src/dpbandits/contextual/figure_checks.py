@@ -133,7 +133,7 @@ def _fraction_claim(check_id, source, kind, claim, k, n, need, statistic, scale,
 
 def _family_claim(check_id, source, kind, claim, statuses, labels, need, statistic, scale, n_runs,
                   p0: float | None = None, units: str = "cells", p_pass: float | None = None,
-                  why: str = "tied at the uniform policy's regret", alpha: float = 0.05) -> Claim:
+                  why: str = "tied at the uniform policy's regret", alpha: float = 0.05, notes=()) -> Claim:
     """A claim over several cells judged on the cells that can be tested (evidence module):
     ``statuses`` per cell ("pass", "fail", "untestable"), ``labels`` name the cells. The row's
     evidence: the floor guard when no cell can be tested; the power of a PASS either from
@@ -143,7 +143,7 @@ def _family_claim(check_id, source, kind, claim, statuses, labels, need, statist
     total = len(statuses)
     skipped = [lab for lab, s in zip(labels, statuses, strict=True) if s == "untestable"]
     text = claim + (f" (judged on {tested} of {total} {units}; not judged, {why}: {', '.join(skipped)})" if skipped
-                    else f" (judged on all {total} {units})")
+                    else f" (judged on all {total} {units})") + (f" ({'; '.join(notes)})" if notes else "")
     value = passed / tested if tested else math.nan
     row = _claim(check_id, source, kind, text, statistic, value, value, value,
                  f">= {need:.3g} of the testable {units}", verdict, n_runs, scale)
@@ -573,7 +573,7 @@ def check_f9a(tables, rng, n_boot, scale):
     pos = _positive_nq(t)
     nqs = [n for n in pos if n >= (pos[1] if pos.size > 1 else 0)]
     level = _level9(t)
-    statuses, labels, p_ok, rr = [], [], [], []
+    statuses, labels, p_ok, rr, notes = [], [], [], [], []
     for n in nqs:
         groups = [_regrets(t, panel="eps_m=8", kv=float(k), n_aux=int(n)) for k in kappas]
         p = mann_whitney_less(groups[-1], groups[0])
@@ -581,6 +581,8 @@ def check_f9a(tables, rng, n_boot, scale):
                           paired=True, extra_ok=p < 0.01)
         statuses.append(st.status)
         labels.append(f"n_Q = {int(n):,}")
+        if st.reversal:
+            notes.append(f"n_Q = {int(n):,}: {st.reversal}")
         if st.status == "pass":
             p_ok.append(p)
         # relative range of the kappa curve, bootstrap over runs within each cell
@@ -595,7 +597,7 @@ def check_f9a(tables, rng, n_boot, scale):
                             "[primary] At eps_m = 8 the regret decreases in kappa (rho <= -0.8) and R(kappa = 1) < R(kappa = 0) "
                             "(one-sided Mann-Whitney p < 0.01) for every n_Q >= 2e4", statuses, labels, 1.0,
                             "fraction of testable n_Q satisfying both", scale, int(len(t)),
-                            p_pass=(max(p_ok) if p_ok else None), units="n_Q values", alpha=0.01)]
+                            p_pass=(max(p_ok) if p_ok else None), units="n_Q values", alpha=0.01, notes=notes)]
     tested = [r for r in rr if not r[3]]
     skipped = [f"{int(r[2]):,}" for r in rr if r[3]]
     note = f"; not judged, both curves at the uniform policy's regret: n_Q = {', '.join(skipped)}" if skipped else ""
@@ -625,7 +627,7 @@ def check_f9b(tables, rng, n_boot, scale):
     gammas = np.sort(t["gv"].unique())
     nqs = _positive_nq(t)
     level = _level9(t)
-    statuses, labels, p_ok, slope_status, p_slope = [], [], [], [], []
+    statuses, labels, p_ok, slope_status, p_slope, notes = [], [], [], [], [], []
     for n in nqs:
         groups = [_regrets(t, panel="eps_m=8", gv=float(g), n_aux=int(n)) for g in gammas]
         p = mann_whitney_less(groups[0], groups[-1])
@@ -633,6 +635,8 @@ def check_f9b(tables, rng, n_boot, scale):
                           paired=True, extra_ok=p < 0.01)
         statuses.append(st.status)
         labels.append(f"n_Q = {int(n):,}")
+        if st.reversal:
+            notes.append(f"n_Q = {int(n):,}: {st.reversal} (rho = {st.rho:.2f})")
         if st.status == "pass":
             p_ok.append(p)
         raw = {em: [_regrets(t, panel=em, gv=float(g), n_aux=int(n)) for g in gammas] for em in ("eps_m=2", "eps_m=8")}
@@ -646,14 +650,14 @@ def check_f9b(tables, rng, n_boot, scale):
                                 np.log(np.maximum(boots, 1e-9)), rng)
         d = slope_difference(fits["eps_m=8"], fits["eps_m=2"], rng)
         ok = d.ci_low > 0
-        slope_status.append("pass" if ok else "fail")
+        slope_status.append("pass" if ok else "fail" if d.slope <= 0 else "undecided")
         if ok:
             p_slope.append(float(np.mean(d.boots <= 0)))
     claims = [_family_claim("F9b-GAMMA", "Fig. 9(b)", "figure",
                             "[primary] At eps_m = 8 the regret increases in gamma (rho >= 0.8) and R(gamma = 2) > R(gamma = 0) "
                             "(one-sided Mann-Whitney p < 0.01) for every n_Q", statuses, labels, 1.0,
                             "fraction of testable n_Q satisfying both", scale, int(len(t)),
-                            p_pass=(max(p_ok) if p_ok else None), units="n_Q values", alpha=0.01)]
+                            p_pass=(max(p_ok) if p_ok else None), units="n_Q values", alpha=0.01, notes=notes)]
     row = _family_claim("F9b-SLOPE", "Fig. 9(b)", "figure",
                         "[primary] The log-regret slope in gamma is steeper at eps_m = 8 than at eps_m = 2 (CI of the difference "
                         "of the two fits, with lack of fit, > 0) for >= 3 of 4 n_Q",
