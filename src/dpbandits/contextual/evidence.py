@@ -44,11 +44,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as sps
 
+from dpbandits.guards import shifted_ci_power, significant
 from dpbandits.stats import holm, mann_whitney_less, wilcoxon_less
 
 __all__ = ["REL", "ratio_ci", "at_floor", "left_floor", "regime", "needed_n", "onset", "floor_cells",
            "OrderStatus", "order_status", "cell_status", "family_verdict", "rho_null_probability", "binomial_tail",
-           "spearman", "fmt_n"]
+           "spearman", "fmt_n", "sublinear_power"]
 
 REL = 0.02  # relative tolerance of a tie at the floor (dpbandits.guards.tied)
 
@@ -58,6 +59,18 @@ def spearman(x, means) -> float:
     every mean is equal."""
     m = np.asarray([float(f"{v:.9g}") for v in means])
     return float(sps.spearmanr(x, m).statistic) if np.ptp(m) > 0 else 0.0
+
+
+def sublinear_power(fit, bar: float = 0.95) -> dict:
+    """Power of a "slope CI upper end < bar" PASS (sublinear regret): the same CI shifted to a
+    linear regret (slope 1) FAILs, or else the PASS is itself a one-sided bootstrap test of
+    slope >= bar at 2.5% (the fit's bootstrap slopes include lack of fit)."""
+    shifted = shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, 1.0, band_hi=bar - 1e-12,
+                               label="linear regret (slope 1: the uniform policy's)")
+    if shifted["power"] == "FAIL" or fit.boots is None:
+        return shifted
+    p = float(np.mean(np.asarray(fit.boots) >= bar))
+    return significant(p, 0.025, f"one-sided bootstrap test of slope >= {bar:g}")
 
 
 def fmt_n(n: float) -> str:

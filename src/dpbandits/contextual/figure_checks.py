@@ -83,6 +83,7 @@ from dpbandits.contextual.evidence import (
     order_status,
     ratio_ci,
     rho_null_probability,
+    sublinear_power,
 )
 from dpbandits.contextual.theory_checks import spearman, uniform_regret
 from dpbandits.experiments.contextual import AUTHORS_FIG7A, EPS_GRID
@@ -245,10 +246,6 @@ def _n_groups(table, **where):
     return ns, [rows[rows.n_target == n]["regret"].to_numpy() for n in ns]
 
 
-def _sublinear_power(fit) -> dict:
-    return shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, 1.0, band_hi=0.95 - 1e-12, label=LINEAR)
-
-
 def _sublinear_at_every_eps(table, rng, n_boot):
     """F7a's criterion at every eps of the grid (log-log slope of the mean regret on n_P, CI upper
     end < 0.95): the family's verdict and the fit with the highest CI upper end, with its eps."""
@@ -304,7 +301,7 @@ def check_f7a(tables, rng, n_boot, scale):
                              f"per-round regret at n_P = {int(ns[-1]):,} / the uniform policy's {ratio[0]:.2f})",
                              "log-log slope of mean regret on n_P", fit.slope, fit.ci_low, fit.ci_high, "CI upper end < 0.95",
                              upper_verdict(fit.ci_low, fit.ci_high, 0.95 - 1e-12), sum(map(len, g)), scale)
-                      .with_evidence(**_sublinear_power(fit)))
+                      .with_evidence(**sublinear_power(fit)))
     claims.append(_order_by_eps(t, rng, n_boot, U, "F7a-ORDER", "Fig. 7(a)",
                                 "[primary] The regret is ordered by eps at every n_P >= {n_min:,} (less privacy, less regret)",
                                 scale, preset="primary", panel="a"))
@@ -314,7 +311,7 @@ def check_f7a(tables, rng, n_boot, scale):
                          f"[authors_code] Regret grows sublinearly in n_P at every eps (worst eps = {eps:g})",
                          "log-log slope of mean regret on n_P (worst eps)", fit.slope, fit.ci_low, fit.ci_high,
                          "CI upper end < 0.95 at every eps", verdict, int(len(code)), scale)
-                  .with_evidence(**_sublinear_power(fit)))
+                  .with_evidence(**sublinear_power(fit)))
     return claims
 
 
@@ -1027,7 +1024,7 @@ def check_fs1(tables, rng, n_boot, scale):
                      f"[primary, K = 2 symmetric] Regret grows sublinearly in n_P at every eps (n_P {int(ns_all[0]):,}-{int(ns_all[-1]):,}, "
                      f"B = {int(t7['batch'].iloc[0])}; worst eps = {worst_eps:g}; {note})",
                      "log-log slope of mean regret on n_P (worst eps)", fit.slope, fit.ci_low, fit.ci_high,
-                     "CI upper end < 0.95 at every eps", verdict, int(len(t7)), scale).with_evidence(**_sublinear_power(fit))]
+                     "CI upper end < 0.95 at every eps", verdict, int(len(t7)), scale).with_evidence(**sublinear_power(fit))]
     claims.append(_order_by_eps(t7, rng, n_boot, SYMMETRIC_UNIFORM, "FS1-ORDER", "Supp. S1 (spec FS1), Fig. 7(a)",
                                 "[primary, K = 2 symmetric] The regret decreases in eps at every n_P >= {n_min:,} "
                                 f"(equal means tie; {note})", scale))

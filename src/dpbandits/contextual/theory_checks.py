@@ -64,6 +64,7 @@ from dpbandits.contextual.evidence import (
     ratio_ci,
     regime,
     spearman,
+    sublinear_power,
 )
 from dpbandits.contextual.instances import BumpInstance
 from dpbandits.guards import shifted_ci_power, significant
@@ -98,10 +99,6 @@ def _slope_row(check_id, claim, fit, limit, n_runs, scale, source="Thm 2.6"):
     return _claim(check_id, source, "theorem", claim, "log-log slope of mean regret on n_P", fit.slope,
                   fit.ci_low, fit.ci_high, f"CI upper end < {limit:g} (sublinear)",
                   upper_verdict(fit.ci_low, fit.ci_high, limit - 1e-12), n_runs, scale)
-
-
-def _sublinear_power(fit) -> dict:
-    return shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, 1.0, band_hi=0.95 - 1e-12, label=LINEAR)
 
 
 def reference_onset(t: pd.DataFrame, rng, n_boot) -> float | None:
@@ -166,7 +163,7 @@ def check_t26a(tables, rng, n_boot, scale) -> CheckOutput:
                          f"n_P up to {int(n_max):,}; {_lof_note(fit)})",
                          fit, 0.95, int(len(t[(t.panel == 'n') & np.isclose(t.epsilon, eps)])), scale)
         claims.append(row.with_evidence(**regime(*least, f"per-round regret at n_P = {int(n_max):,} / the uniform policy's",
-                                                 _needed(eps, n_ref, n_max)), **_sublinear_power(fit)))
+                                                 _needed(eps, n_ref, n_max)), **sublinear_power(fit)))
     verdicts = [upper_verdict(lo, hi, 0.8) for _, lo, hi, _, _ in per_round]
     worst_pr = max(per_round)
     stuck = [f"eps = {e:g} ({c})" for r, lo, hi, e, c in per_round if not left_floor(r, lo, hi)]
@@ -203,7 +200,7 @@ def check_t26a(tables, rng, n_boot, scale) -> CheckOutput:
                                     f"{_lof_note(fit)})", fit, 0.95, sum(len(g) for g in groups[-3:]), scale)
     ratio = ratio_ci(groups[-1], xs[-1] * uniform_regret("code"), rng, n_boot)
     claims.append(row.with_evidence(**regime(*ratio, f"per-round regret at n_P = {int(xs[-1]):,} / the uniform policy's",
-                                             _needed(1.0, n_ref, float(xs[-1]))), **_sublinear_power(fit)))
+                                             _needed(1.0, n_ref, float(xs[-1]))), **sublinear_power(fit)))
     points.append(series_points("eps = 1 (long)", xs, groups, rng, n_boot))
     fits.append(fit_row("eps = 1 (long)", fit, xs[-3:], PRIVATE_N_SLOPE))
     fig = ScalingFigure("T-2.6a", "T-2.6a: regret vs n_P (primary, B = 500, code centres)", "n_P",
