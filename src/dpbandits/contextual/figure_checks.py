@@ -991,12 +991,13 @@ def _aux_helps(t, cells, scale, check_id, claim, level, rng, n_boot):
         curves = [_regrets(t, n_aux=int(n), **where) for n in nqs]
         ratios.append(curves[-1].mean() / max(base.mean(), 1e-12))
         pre.append(_aux_cell(base, curves, nqs, level, rng, n_boot))
-        labels.append("(" + ", ".join(f"{v:g}" if isinstance(v, float) else f"{v}" for v in where.values()) + ")")
+        labels.append(where["setting"] if "setting" in where else
+                      "(" + ", ".join(f"{v:g}" if isinstance(v, float) else f"{v}" for v in where.values()) + ")")
     statuses, p_pass = _holm_family(pre)
     lo, hi = min(ratios), max(ratios)
     claim += (f" (mean regret at the largest n_Q / without auxiliary data: {lo:.2f} to {hi:.2f} over the cells; a ratio of 1 "
               "means the privatised auxiliary data never move primary past its elimination thresholds)")
-    units = "(" + ", ".join(cells[0][0]) + ") cells" if cells else "cells"
+    units = "settings" if cells and "setting" in cells[0][0] else ("(" + ", ".join(cells[0][0]) + ") cells" if cells else "cells")
     return _family_claim(check_id, "Supp. S1 (spec FS1)", "figure", claim, statuses, labels, 1.0,
                          "fraction of testable cells satisfying both", scale, int(len(t)), p_pass=p_pass,
                          why="at the uniform policy's regret with and without auxiliary data", units=units)
