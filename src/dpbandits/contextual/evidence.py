@@ -11,10 +11,13 @@ helpers below say, from the runs themselves, where that is the case:
   classification data, its per-round reward 1/K (exact: the uniform arm matches the label with
   probability 1/K whatever the labels);
 * :func:`ratio_ci`: a cell's mean over runs divided by that level, with its bootstrap CI;
-* :func:`at_floor`: the ratio is indistinguishable from 1: within the larger of 2% (the
-  tolerance of :func:`dpbandits.guards.tied`) and its CI's half-width;
+* :func:`at_floor`: the ratio is indistinguishable from 1, for a comparison: within the larger
+  of 0.5% (:data:`REL_TIE`: the runs share their random numbers, so curves stuck at the floor
+  agree to well within it, while a real effect of 1% stays visible) and its CI's half-width;
 * :func:`regime`: the regime of a learning-rate claim, reached when the ratio is significantly
-  below 1 *and* off the floor (:func:`dpbandits.guards.below_trivial` plus the 2% tolerance);
+  below 1 by more than 2% (:data:`REL_REGIME`, the tolerance of :func:`dpbandits.guards.tied`):
+  :func:`dpbandits.guards.below_trivial` plus a margin, so that a rate is judged only once the
+  algorithm has clearly started learning;
 * :func:`needed_n`: where the regime is not reached, the n at which it would be, estimated from
   a privacy level that did leave the floor: the radius (14) and the rate (6) depend on n and eps
   through n eps^2 in the private regime (eps^2 n << n^((2 + 2d)/(2 + d)), true for eps <= 8 and
@@ -47,11 +50,12 @@ from scipy import stats as sps
 from dpbandits.guards import shifted_ci_power, significant
 from dpbandits.stats import holm, mann_whitney_less, wilcoxon_less
 
-__all__ = ["REL", "ratio_ci", "at_floor", "left_floor", "regime", "needed_n", "onset", "floor_cells",
+__all__ = ["REL_TIE", "REL_REGIME", "ratio_ci", "at_floor", "left_floor", "regime", "needed_n", "onset", "floor_cells",
            "OrderStatus", "order_status", "cell_status", "family_verdict", "rho_null_probability", "binomial_tail",
            "spearman", "fmt_n", "sublinear_power"]
 
-REL = 0.02  # relative tolerance of a tie at the floor (dpbandits.guards.tied)
+REL_TIE = 0.005  # a mean within 0.5% of the trivial policy's level is tied at the floor
+REL_REGIME = 0.02  # a rate claim's regime: significantly below the floor by more than 2%
 
 
 def spearman(x, means) -> float:
@@ -86,13 +90,14 @@ def ratio_ci(values, level: float, rng: np.random.Generator, n_boot: int) -> tup
     return float(v.mean() / level), float(lo / level), float(hi / level)
 
 
-def at_floor(ratio: float, lo: float, hi: float, rel: float = REL) -> bool:
+def at_floor(ratio: float, lo: float, hi: float, rel: float = REL_TIE) -> bool:
     """The ratio to the trivial policy's level is indistinguishable from 1 (module docstring)."""
     return bool(abs(ratio - 1.0) <= max(rel, (hi - lo) / 2.0))
 
 
-def left_floor(ratio: float, lo: float, hi: float, rel: float = REL) -> bool:
-    """Significantly below the trivial policy's level, and by more than the floor's tolerance."""
+def left_floor(ratio: float, lo: float, hi: float, rel: float = REL_REGIME) -> bool:
+    """Significantly below the trivial policy's level, and by more than ``rel`` (a rate claim's
+    regime, module docstring)."""
     return bool(hi < 1.0 and not at_floor(ratio, lo, hi, rel))
 
 
