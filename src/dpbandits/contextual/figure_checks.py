@@ -958,15 +958,16 @@ def check_t2(tables, rng, n_boot, scale, settings=None):
                                              "non-private ABSE (one-sided paired Wilcoxon p < 0.05) in >= 75% of (method, cell) pairs "
                                              f"({rules['cost'].count('fail')} pairs at or above ABSE on average)",
                           verdict, passed, tested, len(rules["cost"]), 0.75, "fraction of (method, cell) pairs", scale, n_runs,
-                          floor=rules["all_floor"]))
+                          floor=rules["all_floor"], units="(method, cell) pairs"))
     return [c.with_evidence(data=data) for c in claims]
 
 
-def _t2_row(check_id, claim, verdict, passed, tested, total, need, statistic, scale, n_runs, floor=None):
+def _t2_row(check_id, claim, verdict, passed, tested, total, need, statistic, scale, n_runs, floor=None,
+            units="cells"):
     value = passed / tested if tested else math.nan
     text = claim + (f" (judged on {tested} of {total}; the others at the uniform policy's reward)" if tested < total else "")
     row = _claim(check_id, "Table 2", "figure", text, statistic, value, value, value,
-                 f">= {need:g} of the testable cells", verdict, n_runs, scale)
+                 f">= {need:g} of the testable {units}", verdict, n_runs, scale)
     return row.with_evidence(floor=(tested == 0) if floor is None else bool(floor),
                              floor_note=f"{tested} of {total} testable",
                              **significant(binomial_tail(passed, tested, 0.05), 0.05,
