@@ -226,7 +226,7 @@ def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None
     claims of the paper: validated / total) and the ids of the FAILs."""
     titles = PAPER_TITLES if titles is None else titles
     scales = ", ".join(sorted(set(frame["scale"]))) or "none"
-    frame = frame.assign(**{c: frame[c] if c in frame else "" for c in ("reason", "stability")})
+    frame = frame.assign(**{c: frame.get(c, "") for c in ("reason", "stability")})
     swept = bool((frame["stability"].fillna("") != "").any())
     lines = [f"| paper | claims | {' | '.join(VERDICTS)} | FAILs: errata, contradicted, not reproduced | "
              "controls validated | " + ("same verdict under every seed | " if swept else "") + "failing claims |",
@@ -268,7 +268,7 @@ def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = 
     """Human-readable claims: a summary table over the papers, then the rows grouped by paper,
     with a one-line summary per paper and every FAIL and INCONCLUSIVE with its reason."""
     titles = PAPER_TITLES if titles is None else titles
-    frame = frame.assign(**{c: frame[c] if c in frame else "" for c in ("reason", "stability")})
+    frame = frame.assign(**{c: frame.get(c, "") for c in ("reason", "stability")})
     lines = ["# Claims and verdicts", "",
              "Each row is one check of one claim of a paper (see `claims.csv` for the same data).",
              "PASS / FAIL / INCONCLUSIVE are statistical verdicts; REPORT rows are informational.",
