@@ -143,10 +143,16 @@ def test_rate_claims_at_the_trivial_regret_are_pre_asymptotic(check):
     assert {r.reason for r in rows.values()} == {"pre_asymptotic"}, {k: r.claim for k, r in rows.items()}
 
 
-def test_worst_case_slope_with_the_max_at_the_grid_edge_is_pre_asymptotic():
-    rows = _judged("BT-7", _tables(lambda m, e, t: 0.5 * t * (m.max() - m.min())))
+def test_worst_case_slope_truncated_by_the_grid_is_pre_asymptotic():
+    # The regret keeps growing as Delta shrinks below the grid: the maximum is at its small end
+    # and could be as large as T Delta_min beyond it, which would change the verdict.
+    rows = _judged("BT-7", _tables(lambda m, e, t: 100.0 * math.sqrt(1e-3 / (m.max() - m.min()))))
     assert rows["BT-7-SLOPE-ALG1"].reason == "pre_asymptotic"
     assert "end of the grid" in rows["BT-7-SLOPE-ALG1"].evidence.regime_note
+    # A linear worst case stays a contradiction: the maximum at the grid's large end is bounded by
+    # T Delta_max, which cannot rescue the slope
+    rows = _judged("BT-7", _tables(lambda m, e, t: 0.5 * t * (m.max() - m.min())))
+    assert (rows["BT-7-SLOPE-ALG1"].verdict, rows["BT-7-SLOPE-ALG1"].reason) == ("FAIL", "contradicted")
 
 
 def test_explicit_bound_without_power_is_no_power(good, monkeypatch):

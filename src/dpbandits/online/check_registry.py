@@ -51,7 +51,8 @@ CONTROL = ("the negative control: the same audit on the mechanism with its Lapla
            "(really eps/0.25-DP) must be caught")
 TIGHTENED = "the same exact computation with the lemma's constant tightened 2, 4, 8, ... fold"
 NO_LEARNING = "an algorithm that does not learn: the trivial policy's regret T mean_j Delta_j"
-INTERIOR = "the maximising gap inside the Delta grid at every T"
+INTERIOR = ("the Delta grid brackets the maximum at every T, or the largest value the maximum could take "
+            "beyond the grid (T Delta) leaves the verdict unchanged")
 
 CHECKS = [
     # 6.1: the readings of Figures 1-2

@@ -11,6 +11,9 @@ Conventions, fixed before looking at any verdict:
 * A slope band ``[lo, hi]`` (claimed slope at its centre) has power when the same CI, shifted to
   the centre +- twice the band's half-width (a slope twice as far from the claim as the band
   allows), FAILs on both sides.
+* A worst case over a grid of gaps applies where the grid brackets the maximum, or where the
+  largest value the maximum could take beyond the grid's end (the pseudo-regret is at most
+  T Delta) cannot change the verdict (:func:`bracketed_regime`).
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from dpbandits.checks import band_verdict
 from dpbandits.guards import below_trivial, shifted_ci_power
 
 __all__ = ["trivial_regret", "regime_below_trivial", "band_power", "shifted_power", "perturbed_power",
-           "boot_mean_ratio"]
+           "boot_mean_ratio", "bracketed_regime"]
 
 
 def trivial_regret(means, t: float) -> float:
@@ -78,3 +82,42 @@ def band_power(lo: float, hi: float, value: float, band_lo: float, band_hi: floa
 def perturbed_power(verdict: str, alternative: str) -> dict:
     """Power from re-running the same rule on the data perturbed to a stated alternative law."""
     return {"power": verdict, "power_note": f"the same rule on the data perturbed to {alternative} gives {verdict}"}
+
+
+def bracketed_regime(ts, point, argmax: Sequence[int], gaps, lo: float, hi: float, slope: float,
+                     band_lo: float, band_hi: float, gap_max: float) -> dict:
+    """Regime of a worst-case slope (max over a grid of gaps of the mean regret, fitted against T).
+
+    Where the maximising gap is at an end of the grid, the grid may truncate the maximum. The
+    pseudo-regret never exceeds T Delta, so beyond the small end the maximum is at most
+    T Delta_min(grid), and beyond the large end at most T gap_max (the largest gap the instance
+    allows). The regime is reached when raising any subset of those truncated points to their
+    largest possible value leaves the verdict of the slope band unchanged (the slope's CI moved
+    by the change of the OLS slope)."""
+    ts = np.asarray(ts, dtype=float)
+    point = np.asarray(point, dtype=float)
+    u = np.log(ts)
+    uc = u - u.mean()
+    ceiling = {0: lambda t: t * gaps[0], len(gaps) - 1: lambda t: t * gap_max}
+    edge = [i for i, a in enumerate(argmax) if a in ceiling]
+    verdict = band_verdict(lo, hi, band_lo, band_hi)
+    if not edge:
+        return {"regime": True, "regime_note": "the maximising gap is inside the grid at every T"}
+    changed = []
+    for mask in range(1, 2 ** len(edge)):
+        y = point.copy()
+        for b, i in enumerate(edge):
+            if mask >> b & 1:
+                y[i] = max(y[i], ceiling[argmax[i]](ts[i]))
+        shift = float(np.log(y) @ uc / (uc @ uc)) - slope
+        if band_verdict(lo + shift, hi + shift, band_lo, band_hi) != verdict:
+            changed.append(shift)
+    where = ", ".join(f"T={ts[i]:g}: Delta={gaps[argmax[i]]:.3g}" for i in edge)
+    if changed:
+        return {"regime": False,
+                "regime_note": f"the maximising gap is at an end of the grid ({where}) and the maximum beyond it "
+                               f"(at most T Delta) could move the slope by up to {max(changed, key=abs):+.3f} "
+                               "and change the verdict"}
+    return {"regime": True,
+            "regime_note": f"the maximising gap is at an end of the grid ({where}), but even at its largest "
+                           "possible value (T Delta) the maximum beyond it leaves the verdict unchanged"}
