@@ -126,3 +126,17 @@ def test_fig_eps_fails_a_significant_increase_and_tolerates_flat_series():
     row = judged("FIG-EPS", _tables(flat_dp_se))["FIG-EPS"]
     assert (row.verdict, row.reason) == ("PASS", "supported")
 
+
+
+def test_members_at_the_floor_carry_no_ordering():
+    def dp_se_stuck(setting, alg, eps, t):  # DP-SE never learns; the others do
+        return trivial(setting, t) if alg == "dp_se" else GOOD(setting, alg, eps, t)
+
+    row = judged("FIG-EPS", _tables(dp_se_stuck, noise=0.001))["FIG-EPS"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power") and "tied" in row.claim
+
+    def increasing_but_dp_se_stuck(setting, alg, eps, t):  # a real increase elsewhere still FAILs
+        return trivial(setting, t) if alg == "dp_se" else GOOD(setting, alg, 1.0, t) * (1 + eps)
+
+    row = judged("FIG-EPS", _tables(increasing_but_dp_se_stuck, noise=0.001))["FIG-EPS"]
+    assert (row.verdict, row.reason) == ("FAIL", "not_reproduced")

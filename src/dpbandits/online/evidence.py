@@ -6,28 +6,33 @@ Conventions, fixed before looking at any verdict:
 
 * The trivial policy plays an arm chosen uniformly at random every round: its pseudo-regret is
   ``t * mean_j Delta_j`` (mean over all K arms, the optimal one included). A rate or scaling claim
-  whose constant the paper leaves open applies only where the algorithm's regret is significantly
-  below it (``guards.below_trivial``); every point a fit uses must be.
+  whose constant the paper leaves open applies only where the algorithm's regret is clearly below
+  it (``guards.below_trivial`` on the ratio to half of it); every point a fit uses must be.
 * A slope band ``[lo, hi]`` (claimed slope at its centre) has power when the same CI, shifted to
   the centre +- twice the band's half-width (a slope twice as far from the claim as the band
   allows), FAILs on both sides.
 * A worst case over a grid of gaps applies where the grid brackets the maximum, or where the
   largest value the maximum could take beyond the grid's end (the pseudo-regret is at most
   T Delta) cannot change the verdict (:func:`bracketed_regime`).
+* "Below the trivial policy" means below half its regret (:data:`REGIME_MARGIN`), judged on the
+  CI's upper end.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from dpbandits.checks import band_verdict
+from dpbandits.claims import Claim
 from dpbandits.guards import below_trivial, shifted_ci_power
 
 __all__ = ["trivial_regret", "regime_below_trivial", "band_power", "shifted_power", "perturbed_power",
-           "boot_mean_ratio", "bracketed_regime"]
+           "boot_mean_ratio", "bracketed_regime", "REGIME_MARGIN", "bound_verdict",
+           "floor_outcome"]
 
 
 def trivial_regret(means, t: float) -> float:
@@ -47,17 +52,24 @@ def boot_mean_ratio(runs, denominator: float, rng: np.random.Generator, n_boot: 
     return est, float(lo), float(hi)
 
 
+REGIME_MARGIN = 0.5  # a rate claim applies where the algorithm has at least halved random play's regret
+
+
 def regime_below_trivial(cells: Sequence[tuple[str, np.ndarray, float]], rng: np.random.Generator, n_boot: int,
-                         what: str = "regret / the trivial policy's", needed: str = "") -> dict:
+                         what: str = "regret / the trivial policy's", needed: str = "",
+                         margin: float = REGIME_MARGIN) -> dict:
     """Evidence fields ``regime`` / ``regime_note``: every cell ``(label, runs, trivial)`` has its
-    mean regret significantly below the trivial policy's (CI of the ratio below 1); the note names
-    the cell closest to the trivial policy."""
+    mean regret below ``margin`` times the trivial policy's (the upper end of the CI of the ratio;
+    the note names the cell closest to it). A margin, not merely "significantly below 1": the
+    doubling schedules make some algorithms' exploration deterministic (a CI of zero width), and
+    an algorithm at 80% of random play's regret is still exploring, whatever its CI."""
     if not cells:
         return {"regime": False, "regime_note": "no cell to judge"}
     ratios = [(label, *boot_mean_ratio(runs, trivial, rng, n_boot)) for label, runs, trivial in cells]
     label, est, lo, hi = max(ratios, key=lambda r: r[3])
-    n_out = sum(r[3] >= 1.0 for r in ratios)
-    ev = below_trivial(est, lo, hi, f"{what}, worst cell {label}",
+    n_out = sum(r[3] >= margin for r in ratios)
+    ev = below_trivial(est / margin, lo / margin, hi / margin,
+                       f"{what} / {margin:g}, worst cell {label}",
                        needed or (f"{n_out} of {len(ratios)} cells not below it" if n_out else ""))
     return ev
 
@@ -121,3 +133,31 @@ def bracketed_regime(ts, point, argmax: Sequence[int], gaps, lo: float, hi: floa
     return {"regime": True,
             "regime_note": f"the maximising gap is at an end of the grid ({where}), but even at its largest "
                            "possible value (T Delta) the maximum beyond it leaves the verdict unchanged"}
+
+
+def bound_verdict(cells: Sequence[tuple[float, float]], limit: float = 1.0, upper: bool = True) -> str:
+    """Verdict of "every cell's statistic <= limit" (``upper``) or ">= limit", each cell given by
+    the (low, high) ends of its CI: PASS when every CI is on the right side, FAIL when some CI is
+    entirely on the wrong side, INCONCLUSIVE otherwise."""
+    if upper:
+        return "PASS" if all(hi <= limit for _, hi in cells) else "FAIL" if any(lo > limit for lo, _ in cells) \
+            else "INCONCLUSIVE"
+    return "PASS" if all(lo >= limit for lo, _ in cells) else "FAIL" if any(hi < limit for _, hi in cells) \
+        else "INCONCLUSIVE"
+
+
+def floor_outcome(row: Claim, ties: Sequence[str], n_members: int) -> Claim:
+    """Floor guard of an ordering over ``n_members`` compared members, ``ties`` of them tied at the
+    trivial policy's regret: ``evidence.floor`` when every member is (no ordering can be seen);
+    when only some are, those members carry no information, so the claim about every member
+    cannot PASS (INCONCLUSIVE, no_power), while a FAIL elsewhere stands."""
+    note = "; ".join(ties)
+    if ties and len(ties) < n_members and row.verdict == "PASS":
+        row = replace(row, verdict="INCONCLUSIVE", reason="no_power",
+                      claim=f"{row.claim} [no_power: {len(ties)} of {n_members} compared members tied at the "
+                            f"trivial policy's regret: {note}; PASS on the others]")
+    elif ties and len(ties) < n_members and row.verdict == "INCONCLUSIVE":
+        row = replace(row, reason="no_power", claim=f"{row.claim} [{len(ties)} of {n_members} compared "
+                                                    f"members tied at the trivial policy's regret: {note}]")
+    return row.with_evidence(floor=len(ties) == n_members and n_members > 0,
+                             floor_note=note or "no compared member is tied at the trivial policy's regret")

@@ -16,7 +16,12 @@ from scipy import stats as sps
 from dpbandits.checks import band_verdict, upper_verdict, worst_verdict
 from dpbandits.claims import Claim
 from dpbandits.guards import significant, tied
-from dpbandits.online.evidence import regime_below_trivial, shifted_power, trivial_regret
+from dpbandits.online.evidence import (
+    floor_outcome,
+    regime_below_trivial,
+    shifted_power,
+    trivial_regret,
+)
 from dpbandits.stats import bootstrap_ratio_of_means, holm, mann_whitney_less
 
 __all__ = ["check_ranking", "check_similarity", "check_shape", "check_eps_monotone", "check_fig_c1",
@@ -104,9 +109,9 @@ def check_ranking(per_run: pd.DataFrame, scale: str, alpha: float = 0.05, fig: d
                 f"PASS: all {len(labels)} p < {alpha} (intersection-union); FAIL: a Holm-significant "
                 "reversal (TS > comparator)", verdict, n_runs, scale,
                 reason="undecided" if verdict == "INCONCLUSIVE" else "")
-    return [row.with_evidence(
-        floor=bool(ties), floor_note="; ".join(ties) or "no compared pair is tied at the trivial policy's regret",
-        **significant(float(p_less.max()), alpha, f"intersection-union of {len(labels)} one-sided Mann-Whitney tests"))]
+    row = row.with_evidence(**significant(float(p_less.max()), alpha,
+                                          f"intersection-union of {len(labels)} one-sided Mann-Whitney tests"))
+    return [floor_outcome(row, ties, len(labels))]
 
 
 def check_similarity(per_run: pd.DataFrame, scale: str, rng: np.random.Generator,
@@ -164,7 +169,7 @@ def check_similarity(per_run: pd.DataFrame, scale: str, rng: np.random.Generator
                 est, lo, hi, f"CI inside [{band[0]:.3g}, {band[1]:g}] in all {len(rows)} panels (a CI "
                 "outside is undecided: AdaP's alpha is not given)", verdict, n_runs, scale,
                 reason="undecided" if verdict == "INCONCLUSIVE" else "")
-    return [row.with_evidence(floor=bool(ties), floor_note="; ".join(ties), **power)]
+    return [floor_outcome(row.with_evidence(**power), ties, len(rows))]
 
 
 def _decade_ratio(traj: np.ndarray, t: np.ndarray) -> float:
@@ -193,7 +198,7 @@ def check_shape(long: pd.DataFrame, scale: str, rng: np.random.Generator, n_boot
     setting 2).
 
     Regime (the shape of log T growth shows only once the algorithm learns): in every panel the
-    regret added over the last decade is significantly below the trivial policy's over that
+    regret added over the last decade is below half the trivial policy's over that
     decade. Power: sqrt(T) growth gives 10^0.5 = 3.16; the widest panel CI shifted there must FAIL.
     """
     fig = fig or FIG_SETTINGS
@@ -237,7 +242,8 @@ def check_shape(long: pd.DataFrame, scale: str, rng: np.random.Generator, n_boot
 
 
 def check_eps_monotone(per_run: pd.DataFrame, scale: str, alpha: float = 0.05,
-                       fig: dict | None = None) -> list[Claim]:
+                       fig: dict | None = None, rng: np.random.Generator | None = None,
+                       n_boot: int = 0) -> list[Claim]:
     """FIG-EPS: mean final regret is non-increasing in epsilon for every algorithm and setting
     (implied by the theory, not stated for the plots).
 
@@ -246,15 +252,26 @@ def check_eps_monotone(per_run: pd.DataFrame, scale: str, alpha: float = 0.05,
     pair (intersection-union: an increase of 10% passes with probability at most 5%). FAIL: some
     increase is significant (one-sided Mann-Whitney of H1 'R(eps) < R(eps')', Holm over the pairs
     at ``alpha``). Otherwise INCONCLUSIVE. Floor guard: a series whose means are tied at the trivial
-    policy's regret cannot show an ordering.
+    policy's regret cannot show an ordering. Regime: the monotonicity is implied by the rates of
+    Thms 3, 5, so it applies where every compared cell is below half the trivial policy's regret
+    (an algorithm still exploring, or worse than random play, is not in the theorems' regime).
     """
+    rng = rng if rng is not None else np.random.default_rng(0)
     fig = fig or FIG_SETTINGS
     z = float(sps.norm.ppf(0.95))
-    pairs, pvals, ties = [], [], []
+    pairs, pvals, ties, cells = [], [], [], []
     private = per_run.dropna(subset=["epsilon"])
+    n_series = 0
     for (setting, alg), g in private.groupby(["setting", "algorithm"]):
         eps = sorted(g["epsilon"].unique())
         runs = [_finals(per_run, setting, alg, e) for e in eps]
+        n_series += 1
+        tie = tied([r.mean() for r in runs], [_half_width(r) for r in runs], floor=_trivial(fig, setting),
+                   what=f"{alg} {setting} over eps")
+        if tie["floor"]:  # a series at the floor carries no ordering: left out of both rules
+            ties.append(tie["floor_note"])
+            continue
+        cells += [(f"{alg} {setting} eps={e:g}", r, _trivial(fig, setting)) for e, r in zip(eps, runs, strict=True)]
         for (e0, r0), (e1, r1) in zip(zip(eps, runs, strict=True), zip(eps[1:], runs[1:], strict=True),
                                       strict=False):
             diff = r1.mean() - r0.mean()
@@ -263,14 +280,10 @@ def check_eps_monotone(per_run: pd.DataFrame, scale: str, alpha: float = 0.05,
             pairs.append((upper, diff / r0.mean() if r0.mean() > 0 else math.inf,
                           f"{alg} {setting} eps {e0:g} -> {e1:g}"))
             pvals.append(mann_whitney_less(r0, r1))
-        tie = tied([r.mean() for r in runs], [_half_width(r) for r in runs], floor=_trivial(fig, setting),
-                   what=f"{alg} {setting} over eps")
-        if tie["floor"]:
-            ties.append(tie["floor_note"])
-    reject, adjusted = holm(pvals, alpha)
-    worst = max(pairs, key=lambda p: p[0])
+    reject, adjusted = holm(pvals, alpha) if pvals else (np.zeros(0, bool), np.zeros(0))
+    worst = max(pairs, key=lambda p: p[0]) if pairs else (np.nan, np.nan, "every series at the floor")
     ok = all(p[0] <= EPS_MARGIN for p in pairs)
-    verdict = "FAIL" if reject.any() else "PASS" if ok else "INCONCLUSIVE"
+    verdict = "FAIL" if reject.any() else "PASS" if ok and pairs else "INCONCLUSIVE"
     n_runs = int(private.groupby(["setting", "algorithm", "epsilon"]).size().min())
     claim = (f"final regret is non-increasing in epsilon for every algorithm (worst: {worst[2]}, "
              f"relative change {worst[1]:+.3f})")
@@ -282,10 +295,11 @@ def check_eps_monotone(per_run: pd.DataFrame, scale: str, alpha: float = 0.05,
                 f"PASS: <= {EPS_MARGIN:g} in every pair (non-inferiority); FAIL: an increase significant "
                 f"at family-wise {alpha} (Holm, one-sided Mann-Whitney)", verdict, n_runs, scale,
                 reason="undecided" if verdict == "INCONCLUSIVE" else "")
-    return [row.with_evidence(
-        floor=bool(ties), floor_note="; ".join(ties) or "no series is tied at the trivial policy's regret",
-        power="test", power_note=f"non-inferiority test per pair: an increase of {EPS_MARGIN:.0%} passes "
-                                 "with probability at most 5% (intersection-union over the pairs)")]
+    row = row.with_evidence(**regime_below_trivial(cells, rng, n_boot, "R(T) / the trivial policy's"))
+    row = row.with_evidence(power="test", power_note=f"non-inferiority test per pair: an increase of "
+                                                     f"{EPS_MARGIN:.0%} passes with probability at most 5% "
+                                                     "(intersection-union over the pairs)")
+    return [floor_outcome(row, ties, n_series)]
 
 
 # Registry entry points (dpbandits.online.check_registry): the tables are the aggregated runs of
@@ -306,4 +320,4 @@ def check_fig_shape(tables, rng, n_boot, scale, settings) -> list[Claim]:
 
 
 def check_fig_eps(tables, rng, n_boot, scale, settings) -> list[Claim]:
-    return check_eps_monotone(tables["runs"], scale, settings["alpha"], fig=settings)
+    return check_eps_monotone(tables["runs"], scale, settings["alpha"], fig=settings, rng=rng, n_boot=n_boot)
