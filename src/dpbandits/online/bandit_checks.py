@@ -315,13 +315,16 @@ def check_bt6(tables, rng, n_boot, scale) -> CheckOutput:
 
     Lemma 19 bounds P(r_j(T) = s) omega_j^(s+1) by O(1); 0.05 is the spec's bar. Only (arm, cell)
     where the event can happen within T count (2^(d_j+3) - 1 pulls fit in T): elsewhere a zero is
-    structural, not evidence. Power: a true rate of 0.10 (twice the bar) FAILs the same rule at the
-    same n (``guards.rate_power``)."""
-    hits, total, over_n, possible, max_excess = 0, 0, 0, 0, -math.inf
+    structural, not evidence. Power, both needed: a true rate of 0.10 (twice the bar) FAILs the same
+    rule at the same n (``guards.rate_power``), and so does an algorithm that does not learn (uniform
+    play reaches epoch d_j + 2 where the bar is not far above what any policy does)."""
+    hits, total, over_n, possible, max_excess, uniform_hits = 0, 0, 0, 0, -math.inf, 0
     for c, rows in _alg1_cells(tables):
         final = rows[rows["t"] == rows["horizon"]]
         means = instance_means(c.instance, c.K, c.gap)
         gaps = means.max() - means
+        # the trivial policy's last processed epoch: T / K pulls per arm, batches 1, 2, 4, ...
+        r_uniform = int(math.floor(math.log2(int(c.horizon) // int(c.K) + 1))) - 1
         for pulls, releases in zip(final["pulls"], final["releases"], strict=True):
             for j in np.flatnonzero(gaps > 0):
                 d = lemma19_epoch(gaps[j], c.epsilon, int(c.horizon))
@@ -332,6 +335,7 @@ def check_bt6(tables, rng, n_boot, scale) -> CheckOutput:
                 if _event_possible(d, int(c.horizon), int(c.K)):
                     possible += 1
                     hits += r >= d + 2
+                    uniform_hits += r_uniform >= d + 2
     claim = (f"Alg. 1's suboptimal arms rarely reach epoch d_j + 2: {hits} of {possible} (arm, run, cell) "
              f"where it can happen within T ({total - possible} of {total} excluded: 2^(d_j+3) - 1 pulls "
              f"exceed T); largest r_j(T) - d_j observed {max_excess}; n_j(T) > 2^(d_j+2) - 1 in {over_n} "
@@ -346,8 +350,13 @@ def check_bt6(tables, rng, n_boot, scale) -> CheckOutput:
                  "fraction of (arm, run) with r_j(T) >= d_j + 2", hits / possible, float(lo), float(hi),
                  "one-sided 95% Clopper-Pearson upper bound <= 0.05 (FAIL: lower bound > 0.05)",
                  band_verdict(float(lo), float(hi), -math.inf, 0.05), possible, scale)
-    return CheckOutput([row.with_evidence(**rate_power(possible, 0.05, 0.10, alpha=0.10,
-                                                         label="true rate twice the bar"))])
+    rate = rate_power(possible, 0.05, 0.10, alpha=0.10, label="a true rate twice the bar")
+    u_lo, u_hi = clopper_pearson(uniform_hits, possible, alpha=0.10)
+    uniform = band_verdict(float(u_lo), float(u_hi), -math.inf, 0.05)
+    return CheckOutput([row.with_evidence(
+        power="FAIL" if rate["power"] == uniform == "FAIL" else "PASS",
+        power_note=(f"{rate['power_note']}; an algorithm that does not learn (uniform play, T/K pulls per "
+                    f"arm) reaches d_j + 2 in {uniform_hits} of {possible}: {uniform}"))])
 
 
 def check_bt7(tables, rng, n_boot, scale) -> CheckOutput:

@@ -134,7 +134,7 @@ CHECKS = [
     Check("BT-6", PAPER, _rule("BT-6"), f"{BC}:check_bt6",
           inputs=_bandit("log_t", "eps_high", "eps_low", "k_scaling"), config=(BOOT,),
           title="BT-6: Lemma 19's epochs",
-          guards=(Guard(alternative="a true rate of 0.10, twice the bar"),)),
+          guards=(Guard(alternative="a true rate of 0.10, twice the bar, and uniform play"),)),
     Check("BT-7", PAPER, _rule("BT-7"), f"{BC}:check_bt7", inputs=_bandit("minimax"), config=(BOOT,), figure=True,
           title="BT-7: sqrt(T) worst case and the instance-independent bound",
           guards=(Guard(rows="BT-7-SLOPE-*", regime=INTERIOR, alternative="slope 0.1 or 0.9"),)),
