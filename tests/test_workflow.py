@@ -108,6 +108,10 @@ def test_output_contract(smoke_run):
     verdict = dict(zip(online.check_id, online.verdict, strict=True))
     assert verdict["P-EXACT-RNM"] == "FAIL" and verdict["P-EXACT-RNM-C2"] == "PASS"
     assert verdict["P-AUDIT-RNM-C2"] == "PASS" and verdict["P-AUDIT-RNM"] == "FAIL"
+    # Issue 15: the erratum's reason, and the audits' negative controls are not claims of the paper
+    reason = dict(zip(online.check_id, online.reason, strict=True))
+    assert reason["P-EXACT-RNM"] == "erratum" and reason["P-EXACT-RNM-C2"] == "supported"
+    assert (online.kind[online.check_id.str.endswith("-CONTROL")] == "control").all()
     checks = pd.read_csv(work / f"{R}/tables/online/checks.csv")
     assert set(checks.check_id) == set(online.check_id)
     dueling = claims[claims.paper == "dueling"]
