@@ -28,6 +28,7 @@ def test_a_pass_without_power_is_no_power_and_says_why():
 def test_a_pass_with_power_is_supported(power):
     out = judge(row("PASS", power=power, power_note="slope 1 (linear regret)"))
     assert (out.verdict, out.reason) == ("PASS", "supported")
+    assert out.claim.endswith("[power: slope 1 (linear regret)]")  # the evidence is shown
 
 
 def test_a_pass_whose_alternative_also_passes_has_no_power():
