@@ -49,6 +49,10 @@ def test_code_digest_follows_imports_and_contents(tmp_path):
     script.write_text("from dpbandits.quantile import dp_seq\n")
     os.utime(script, (1, 1))
     assert code_digest(script) == one
+    elsewhere = tmp_path / "zzz" / "entry.py"  # another place: sorts after the package's files
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(script.read_text())
+    assert code_digest(elsewhere) == one
 
 
 # ---------------------------------------------------------------------------------------------

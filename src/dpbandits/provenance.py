@@ -166,11 +166,13 @@ def code_digest(*entries: str | Path) -> str:
     """SHA-256 (first 16 hex digits) of the contents of :func:`import_closure` of ``entries``;
     files are named relative to the package (entry points by file name), so the digest does not
     depend on where the checkout lives."""
-    digest = hashlib.sha256()
+    lines = []
     for path in import_closure(entries):
         try:
             name = path.relative_to(PACKAGE_DIR).as_posix()
         except ValueError:
-            name = path.name
-        digest.update(f"{name} {_file_digest(path)}\n".encode())
-    return digest.hexdigest()[:16]
+            name = f"<entry>/{path.name}"
+        lines.append(f"{name} {_file_digest(path)}\n")
+    # ordered by the names, not by absolute paths: where the checkout and the workflow live
+    # must not change the digest
+    return hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()[:16]
