@@ -4,7 +4,10 @@
 Conventions. "n" is the per-arm sample count at termination (``n_final``; the paper's "number of
 samples", which makes C = 3/2 reproducible, spec 4) and "pulls" the total over arms. A censored
 run (cap reached) counts as an error in PAC checks and as a violation in bound checks. Rate
-claims use :class:`RateFamily` (Holm), scaling claims a log-log slope with a bootstrap CI.
+claims use :class:`RateFamily` (Holm), scaling claims a log-log slope with a bootstrap CI that
+includes lack of fit, equality claims the equivalence family :class:`EqualFamily`. Every PASS of
+a claim of the paper carries its power evidence (:mod:`dpbandits.quantile._common`); Theorem 5's
+lower bound (B7) is tested on the SPRT oracle of :func:`sprt_oracle`, not on SEQ.
 """
 
 from __future__ import annotations
