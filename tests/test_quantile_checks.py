@@ -299,3 +299,17 @@ def test_f3_constant_is_judged_at_every_delta(tables):
     t["n_final"] = (t["n_final"] * 20).astype(np.int64)
     row = judged("F3B", tables, disc_grid=t)["F3B-C-MEDIAN"]
     assert (row.verdict, row.reason) == ("FAIL", "not_reproduced") and "delta = 0.01" in row.claim
+
+
+def test_f4b_gap_claim_needs_both_readings(tables):
+    """'The private-non-private gap decreases as q decreases': the specification chose the
+    absolute-difference reading after its pilot, so the row is supported only when the ratio
+    reading (the vertical gap of a log-scale plot) agrees, and undecided when they disagree."""
+    d = tables["fig4_lower"]
+    seq = tables["logn10_seq"].groupby("q")["total_pulls"].mean()
+    assert seq[0.85] < 0.9 * seq[0.9]  # SEQ costs more at q = 0.9: the two readings can disagree
+    both = _law(d, 1e6 / d["epsilon"] * (1 + 3 * (d["q"] > 0.86)))
+    assert judged("F4B", tables, fig4_lower=both)["F4B-ABSDIFF"].verdict == "PASS"
+    split = _law(d, 1e6 / d["epsilon"] * (1 + 0.1 * (d["q"] > 0.86)))
+    row = judged("F4B", tables, fig4_lower=split)["F4B-ABSDIFF"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "undecided")

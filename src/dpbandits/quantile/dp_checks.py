@@ -421,13 +421,14 @@ def check_f4b(tables, rng, n_boot, scale) -> CheckOutput:
         a = dp[np.isclose(dp["q"], lo_q) & np.isclose(dp["epsilon"], e)]["total_pulls"].to_numpy(dtype=float)
         b = dp[np.isclose(dp["q"], hi_q) & np.isclose(dp["epsilon"], e)]["total_pulls"].to_numpy(dtype=float)
         sa, sb = seq_by_q[lo_q], seq_by_q[hi_q]
-        boots = []
+        boots, ratio_boots = [], []
         for _ in range(n_boot):
             pick = [x[rng.integers(0, x.size, x.size)].mean() for x in (a, b, sa, sb)]
             boots.append((pick[1] - pick[3]) - (pick[0] - pick[2]))
+            ratio_boots.append((pick[1] / pick[3]) / (pick[0] / pick[2]))
         point = (b.mean() - sb.mean()) - (a.mean() - sa.mean())
         diffs.append((point / (a.mean() - sa.mean()), *(np.quantile(boots, [0.025, 0.975]) / (a.mean() - sa.mean()))))
-        ratio_rows.append((a.mean() / sa.mean()) / (b.mean() / sb.mean()))
+        ratio_rows.append(((b.mean() / sb.mean()) / (a.mean() / sa.mean()), *np.quantile(ratio_boots, [0.025, 0.975])))
     worst_rho = max(rhos, key=lambda r: r[2])
     worst_control = min(controls, key=lambda r: r[2])
     control = upper_verdict(worst_control[1], worst_control[2], -0.9)
@@ -438,6 +439,12 @@ def check_f4b(tables, rng, n_boot, scale) -> CheckOutput:
     floor = censored_floor([r["terminated"] for _, r in cells] + [sq["terminated"]], "DP-SEQ and SEQ runs")
     above_v = lower_verdict(worst_above[1], worst_above[2], 1.0)
     diff_v = lower_verdict(worst_diff[1], worst_diff[2], 0.0)
+    worst_ratio = min(ratio_rows, key=lambda r: r[1])
+    ratio_v = lower_verdict(worst_ratio[1], worst_ratio[2], 1.0)
+    # the two readings of "the gap": the absolute difference (literal) and the ratio (the vertical
+    # gap of a log-scale figure); the specification chose the first after its pilot, so a PASS
+    # needs both, and readings that disagree leave the claim undecided
+    gap_v = diff_v if diff_v == ratio_v else "INCONCLUSIVE"
     mono_v = upper_verdict(worst_rho[1], worst_rho[2], -0.9)
     return CheckOutput([
         no_event_claim("F4B-CORRECT", "Fig 4 lower, Thm 7", "figure", "DP-SEQ identifies the best LOGN10 arm in every run",
@@ -455,13 +462,19 @@ def check_f4b(tables, rng, n_boot, scale) -> CheckOutput:
               above_v, n + len(sq), scale).with_evidence(**floor, **ci_test(above_v, "DP / SEQ > 1")),
         claim("F4B-ABSDIFF", "Fig 4 lower", "figure",
               "'As the quantile decreases the gap in expected pulls between the private and non-private algorithms "
-              "decreases', read as the absolute difference: (DP - SEQ) at q = 0.85 < at q = 0.9 for every eps",
-              "min over eps of [(DP-SEQ)(0.9) - (DP-SEQ)(0.85)] / (DP-SEQ)(0.85)", *worst_diff, "> 0",
-              diff_v, n + len(sq), scale).with_evidence(**floor, **ci_test(diff_v, "a positive difference")),
+              "decreases' (q = 0.85 vs 0.9, every eps), judged on both readings of 'gap': the absolute difference "
+              f"DP - SEQ ({diff_v}; the statistic) and the ratio DP / SEQ, the vertical gap of a log-scale plot "
+              f"({ratio_v}; row F4B-RATIO); the specification chose the first after its pilot, so the claim is "
+              "supported only if both readings agree",
+              "min over eps of [(DP-SEQ)(0.9) - (DP-SEQ)(0.85)] / (DP-SEQ)(0.85)", *worst_diff,
+              "> 0 for the difference and > 1 for the ratio of ratios, every eps",
+              gap_v, n + len(sq), scale).with_evidence(**floor, **ci_test(gap_v, "a decrease under both readings")),
         claim("F4B-RATIO", "Fig 4 lower", "report",
-              "The same claim read as a ratio goes the other way: (DP/SEQ at q = 0.85) / (DP/SEQ at q = 0.9) per eps "
-              f"ranges from {min(ratio_rows):.2f} to {max(ratio_rows):.2f} (> 1: relatively costlier at q = 0.85)",
-              "min over eps of the ratio of ratios", min(ratio_rows), min(ratio_rows), max(ratio_rows),
+              "The same claim read as a ratio: (DP/SEQ at q = 0.9) / (DP/SEQ at q = 0.85) per eps ranges from "
+              f"{min(r[0] for r in ratio_rows):.2f} to {max(r[0] for r in ratio_rows):.2f} (< 1: relatively costlier "
+              "at q = 0.85, the reverse of the claim)",
+              "min over eps of the ratio of ratios (bootstrap CI at that eps)", *worst_ratio,
               "informational", "REPORT", n + len(sq), scale),
-        replace(worst_slope, claim=worst_slope.claim.replace(" (q = ", " (worst q: q = ", 1), n_runs=n),
+        replace(worst_slope, claim=worst_slope.claim.replace(" (q = ", " (worst q: q = ", 1),
+                n_runs=n).with_evidence(**dp_regime([r for _, r in cells], True)),
     ])
