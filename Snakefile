@@ -17,6 +17,7 @@ include: "workflow/rules/contextual.smk"
 include: "workflow/rules/checks.smk"
 include: "workflow/rules/claims.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/stability.smk"
 
 
 rule all:

@@ -5,6 +5,12 @@ job and writes nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+_SMOKE_LINES = (Path(__file__).resolve().parents[1] / "config/smoke.yaml").read_text().splitlines()
+_RUNS_LINE = _SMOKE_LINES.index("    runs: 6") + 1  # 1-based line of online.figures.runs
+_ONLINE_LINE = _SMOKE_LINES.index("online:") + 1
+
 BAD_VALUES = [
     (["online", "bandit", "horizon"], 5000, "online.bandit.horizon"),
     (["online", "full_info", "long_horizon"], 12345, "online.full_info.long_horizon"),
@@ -62,9 +68,9 @@ def _bomb_text(levels=7):
 # by the Snakefile), its text from the smoke config's, extra arguments, fragments of the message)
 BAD_FILES = [
     ("duplicate-key", "configfile", lambda t: t.replace("    runs: 6\n", "    runs: 6\n    runs: 60\n", 1), [],
-     ["line 9: duplicate key 'online.figures.runs' (first at line 8)"]),
+     [f"line {_RUNS_LINE + 1}: duplicate key 'online.figures.runs' (first at line {_RUNS_LINE})"]),
     ("duplicate-section", "configfile", lambda t: t + "online:\n  figures:\n    runs: 5\n", [],
-     ["duplicate key 'online' (first at line 5)"]),
+     [f"duplicate key 'online' (first at line {_ONLINE_LINE})"]),
     ("duplicate-in-default-config", "default", lambda t: t + "seed: 8\n", [],
      ["config/config.yaml, line", "duplicate key 'seed'"]),
     ("alias-bomb", "configfile", lambda t: t + _bomb_text(), [], ["too large", "'x7'"]),

@@ -131,3 +131,25 @@ def test_whole_algorithm_audit_of_alg1_and_adap_release():
     assert audits.audit_bandit("anytime_lazy_ucb", 1.0, 200_000, rng, noise_multiplier=0.25).refuted
     assert not audits.audit_adap_release(1.0, 200_000, rng).refuted
     assert audits.audit_adap_release(1.0, 200_000, rng, noise_multiplier=0.25).refuted
+
+
+def test_audit_rows_carry_their_control_as_power():
+    """The audit row is a claim (kind privacy, or baseline for the comparators) whose power is its
+    negative control; the control row is kind control; an uncaught control leaves no power."""
+    from dpbandits.audit import AuditResult, audit_claims
+    from dpbandits.guards import judge
+    from dpbandits.registry import Guard
+
+    real = AuditResult(1.0, 0.8, "e", 1000, 0.999, 4)
+    caught, missed = AuditResult(1.0, 3.0, "e", 1000, 0.999, 4), AuditResult(1.0, 0.9, "e", 1000, 0.999, 4)
+    guards = (Guard(alternative="control"),)
+    rows = audits._judged_rows(audit_claims("P-X", "m", "Thm 2", real, caught, 0.25, "smoke", "online"),
+                               caught, 0.25)
+    main, control = (judge(r, guards) for r in rows)
+    assert (main.kind, main.verdict, main.reason, main.evidence.power) == ("privacy", "PASS", "supported", "FAIL")
+    assert (control.kind, control.verdict, control.reason) == ("control", "PASS", "validated")
+    rows = audits._judged_rows(audit_claims("P-X", "m", "Thm 2", real, missed, 0.25, "smoke", "online"),
+                               missed, 0.25, kind="baseline")
+    main, control = (judge(r, guards) for r in rows)
+    assert (main.kind, main.verdict, main.reason) == ("baseline", "INCONCLUSIVE", "no_power")
+    assert (control.kind, control.reason) == ("control", "violated")

@@ -43,7 +43,7 @@ def _same(a: Claim, b: Claim) -> bool:
 
 def test_columns_are_exactly_the_contract():
     assert COLUMNS == ["paper", "check_id", "source", "kind", "claim", "statistic", "value",
-                       "ci_low", "ci_high", "criterion", "verdict", "n_runs", "scale"]
+                       "ci_low", "ci_high", "criterion", "verdict", "n_runs", "scale", "reason", "stability"]
 
 
 def test_claim_accepts_every_kind_and_verdict():
@@ -196,9 +196,10 @@ def test_render_markdown_summary_rows_and_failures(tmp_path):
 
     assert "## online: Optimal private online learning" in lines
     assert "## dueling" in lines and "## shuffle" in lines  # no title: no dangling colon
-    assert "**Summary:** 2 PASS, 1 FAIL, 1 INCONCLUSIVE, 3 REPORT." in lines
-    assert "**Summary:** 0 PASS, 2 FAIL, 0 INCONCLUSIVE, 0 REPORT." in lines
-    assert "**Summary:** 1 PASS, 0 FAIL, 0 INCONCLUSIVE, 0 REPORT." in lines
+    summaries = [ln for ln in lines if ln.startswith("**Summary:**")]
+    assert any(s.startswith("**Summary:** 2 PASS, 1 FAIL, 1 INCONCLUSIVE, 3 REPORT;") for s in summaries)
+    assert any(s.startswith("**Summary:** 0 PASS, 2 FAIL, 0 INCONCLUSIVE, 0 REPORT;") for s in summaries)
+    assert any(s.startswith("**Summary:** 1 PASS, 0 FAIL, 0 INCONCLUSIVE, 0 REPORT;") for s in summaries)
     assert lines.index("## dueling") < lines.index("## online: Optimal private online learning") \
         < lines.index("## shuffle")
 
@@ -206,7 +207,7 @@ def test_render_markdown_summary_rows_and_failures(tmp_path):
         rows = [ln for ln in lines if ln.startswith(f"| {c.check_id} |")]
         assert len(rows) == 1, c.check_id
         assert f"**{c.verdict}**" in rows[0]
-        assert rows[0].endswith(f"| {c.n_runs} |")
+        assert f"| {c.n_runs} | " in rows[0]
     row = next(ln for ln in lines if ln.startswith("| ON-PASS-1 |"))
     assert "1.25 [1.1, 1.4]" in row
     row = next(ln for ln in lines if ln.startswith("| ON-PASS-2 |"))
@@ -229,6 +230,6 @@ def test_render_markdown_summary_rows_and_failures(tmp_path):
 def test_render_markdown_from_plain_frame():
     md = render_claims_markdown(_frame([_claim("X-1", verdict="INCONCLUSIVE")]))
     assert md.startswith("# Claims and verdicts")
-    assert "**Summary:** 0 PASS, 0 FAIL, 1 INCONCLUSIVE, 0 REPORT." in md
+    assert "**Summary:** 0 PASS, 0 FAIL, 1 INCONCLUSIVE, 0 REPORT;" in md
     assert "| X-1 |" in md
     assert "Failures:" not in md

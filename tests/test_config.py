@@ -461,12 +461,16 @@ def _write(tmp_path, name, text):
 
 SMOKE_TEXT = (CONFIG_DIR / "smoke.yaml").read_text()
 
+_SMOKE_LINES = (Path(__file__).resolve().parents[1] / "config/smoke.yaml").read_text().splitlines()
+_RUNS_LINE = _SMOKE_LINES.index("    runs: 6") + 1  # 1-based line of online.figures.runs
+_ONLINE_LINE = _SMOKE_LINES.index("online:") + 1
+
 
 @pytest.mark.parametrize(("text", "expected"), [
     (SMOKE_TEXT + "seed: 8\n", [f"line {SMOKE_TEXT.count(chr(10)) + 1}: duplicate key 'seed' (first at line 2)"]),
     (SMOKE_TEXT.replace("    runs: 6\n", "    runs: 6\n    runs: 60\n", 1),
-     ["line 9: duplicate key 'online.figures.runs' (first at line 8)"]),
-    (SMOKE_TEXT + "online:\n  figures:\n    runs: 5\n", ["duplicate key 'online' (first at line 5)"]),
+     [f"line {_RUNS_LINE + 1}: duplicate key 'online.figures.runs' (first at line {_RUNS_LINE})"]),
+    (SMOKE_TEXT + "online:\n  figures:\n    runs: 5\n", [f"duplicate key 'online' (first at line {_ONLINE_LINE})"]),
     (SMOKE_TEXT.replace("setting2: {figure: fig2,", "setting2: {figure: fig2, figure: fig3,", 1),
      ["duplicate key 'online.figures.settings.setting2.figure'"]),
     (SMOKE_TEXT.replace("setting2:", "setting1:", 1), ["duplicate key 'online.figures.settings.setting1'"]),

@@ -13,9 +13,11 @@ import pandas as pd
 import pytest
 import yaml
 
+from dpbandits import registry
 from dpbandits.contextual import audits, figure_checks, theory_checks, unit_checks
 from dpbandits.contextual.ldpmab import run_ldpmab
 from dpbandits.experiments.contextual import AUTHORS_FIG7A, DATASETS, TABLE_BUDGETS, cells
+from dpbandits.guards import judge_all
 
 UCFG = {"samples": 20000, "est_trials": 400, "margin_samples": 200000, "alg_runs": 1}
 ACFG = {"epsilon": 1.0, "samples": 100000, "confidence": 0.999, "control_noise_multiplier": 0.5}
@@ -35,6 +37,11 @@ def cfg(repo):
 def verdicts(claims):
     claims = claims.claims if hasattr(claims, "claims") else claims
     return {c.check_id: c.verdict for c in claims}
+
+
+def claims_by_id(claims):
+    claims = claims.claims if hasattr(claims, "claims") else claims
+    return {c.check_id: c for c in claims}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -62,12 +69,17 @@ def test_priv3_fails_with_a_wrong_gamma_shape():
 def test_est_passes_for_the_valid_radius_and_fails_when_shrunk():
     rng = np.random.default_rng(3)
     v = verdicts(unit_checks.check_est(rng, "smoke", UCFG, n_boot=100))
-    assert v["U-EST"] == "PASS" and v["U-EST-SLOPE"] == "PASS" and v["U-EST-UNIT"] == "FAIL"
+    assert v["U-EST"] == "PASS" and v["U-EST-SLOPE"] == "PASS"
+    # the printed radius with the released code's C_n: a finding about the code, not an erratum
+    unit = claims_by_id(unit_checks.check_est(rng, "smoke", UCFG, n_boot=20))["U-EST-UNIT"]
+    assert unit.verdict == "REPORT" and unit.kind == "report" and "misses the bar" in unit.claim
     assert verdicts(unit_checks.check_est(rng, "smoke", UCFG, radius_scale=0.2, n_boot=20))["U-EST"] == "FAIL"
 
 
 def test_code_cb_is_refuted():
-    assert verdicts(unit_checks.check_code_cb(np.random.default_rng(4), "smoke", UCFG))["E-CODE-CB"] == "FAIL"
+    row = claims_by_id(unit_checks.check_code_cb(np.random.default_rng(4), "smoke", UCFG))["E-CODE-CB"]
+    assert row.verdict == "REPORT" and row.kind == "report" and "misses the bar coverage >= 0.99" in row.claim
+    assert row.ci_high < 0.99
 
 
 def test_code_radius_is_narrower_than_the_paper_radius():
@@ -89,7 +101,10 @@ def test_q_checks_fail_with_the_authors_sampler():
     rng = np.random.default_rng(7)
     v = verdicts(unit_checks.check_q(rng, "smoke", {**UCFG, "samples": 100000}))
     assert v["U-Q-KS"] == v["U-Q-SLOPE"] == v["U-Q-NORM"] == "PASS"
-    assert v["E-QNORM"] == v["E-QSAMPLER"] == "FAIL"
+    assert v["E-QNORM"] == "FAIL" and v["E-QSAMPLER"] == "REPORT"
+    rows = claims_by_id(unit_checks.check_q(rng, "smoke", UCFG))
+    assert rows["E-QNORM"].kind == "erratum"  # the paper's printed constant
+    assert rows["E-QSAMPLER"].kind == "report" and "misses the bar" in rows["E-QSAMPLER"].claim
     bad = verdicts(unit_checks.check_q(rng, "smoke", UCFG, sampler="code"))
     assert bad["U-Q-KS"] == "FAIL" and bad["U-Q-SLOPE"] == "FAIL"
 
@@ -163,7 +178,12 @@ def test_figure45_fails_on_wrong_peaks():
 def test_audit_catches_shrunk_noise_and_the_authors_release():
     rng = np.random.default_rng(12)
     v = verdicts(audits.check_audit(rng, "smoke", ACFG))
-    assert v["P-AUDIT"] == "PASS" and v["P-AUDIT-CONTROL"] == "PASS" and v["E-CODE-LDP"] == "FAIL"
+    assert v["P-AUDIT"] == "PASS" and v["P-AUDIT-CONTROL"] == "PASS" and v["E-CODE-LDP"] == "REPORT"
+    rows = claims_by_id(audits.check_audit(rng, "smoke", ACFG))
+    assert rows["P-AUDIT"].evidence.power == "FAIL" and rows["P-AUDIT-CONTROL"].kind == "control"
+    assert rows["E-CODE-LDP"].kind == "report" and "measured: refuted" in rows["E-CODE-LDP"].claim
+    judged = {c.check_id: c for c in judge_all(rows.values(), registry.get("contextual", "P-AUDIT").guards)}
+    assert judged["P-AUDIT"].reason == "supported" and judged["P-AUDIT-CONTROL"].reason == "validated"
     bad = verdicts(audits.check_audit(rng, "smoke", ACFG, noise_multiplier=0.3))
     assert bad["P-AUDIT"] == "FAIL"
 
@@ -196,7 +216,36 @@ def test_t26a_passes_sublinear_and_fails_linear(cfg):
     v = verdicts(theory_checks.check_t26a(good, rng, 200, "smoke"))
     assert v["T-2.6a-EPS2"] == v["T-2.6a-EPS1"] == "PASS"
     v = verdicts(theory_checks.check_t26a(bad, rng, 200, "smoke"))
-    assert v["T-2.6a-EPS2"] == v["T-2.6a-PERROUND"] == v["T-2.6a-EPS1"] == "FAIL"
+    assert v["T-2.6a-PERROUND"] == v["T-2.6a-EPS8"] == "FAIL"
+
+
+def _judged(check, out):
+    out = out.claims if hasattr(out, "claims") else out
+    return {c.check_id: c for c in judge_all(out, registry.get("contextual", check).guards)}
+
+
+def test_t26a_at_the_uniform_regret_is_pre_asymptotic(cfg):
+    """Theorem 2.6's constant is open: a run that never leaves the uniform policy's regret does
+    not contradict it (pre_asymptotic), and eps = 2's slope of 1 cannot make ORDER fail (no
+    power); a run that has left it and still grows linearly is a real FAIL."""
+    rng = np.random.default_rng(13)
+    u = theory_checks.uniform_regret("code")
+    stuck = {"theory_n": _frame("theory_n", cfg, lambda c, r: theory_checks.uniform_regret(c.centres) * c.n_target
+                                * r.normal(1, 0.01))}
+    j = _judged("T-2.6a", theory_checks.check_t26a(stuck, rng, 200, "smoke"))
+    for cid in ("T-2.6a-EPS2", "T-2.6a-EPS8", "T-2.6a-EPS1024", "T-2.6a-EPS1", "T-2.6a-PERROUND"):
+        assert j[cid].verdict == "INCONCLUSIVE" and j[cid].reason == "pre_asymptotic", cid
+    assert j["T-2.6a-ORDER"].verdict == "INCONCLUSIVE" and j["T-2.6a-ORDER"].reason == "no_power"
+    linear = {"theory_n": _frame("theory_n", cfg, lambda c, r: 0.2 * c.n_target * r.normal(1, 0.01))}
+    j = _judged("T-2.6a", theory_checks.check_t26a(linear, rng, 200, "smoke"))
+    assert j["T-2.6a-EPS8"].verdict == "FAIL" and j["T-2.6a-EPS8"].reason == "contradicted"
+    # eps = 8 leaves the floor from n = 4000 on (n eps^2 >= 256,000), eps = 2 never: the claim says
+    # eps = 2 would need n ~ 4000 (8/2)^2 = 64,000
+    onset = {"theory_n": _frame("theory_n", cfg, lambda c, r: (0.5 if c.n_target * c.epsilon**2 >= 256000 else 1.0)
+                                * theory_checks.uniform_regret(c.centres) * c.n_target * r.normal(1, 0.005))}
+    j = _judged("T-2.6a", theory_checks.check_t26a(onset, rng, 200, "smoke"))
+    assert j["T-2.6a-EPS2"].reason == "pre_asymptotic" and "n_P = 64,000" in j["T-2.6a-EPS2"].claim
+    assert j["T-2.6a-EPS8"].evidence.regime and u > 0
 
 
 def test_t26b_ratio_trend(cfg):
@@ -229,13 +278,18 @@ def test_t25_fails_when_a_method_beats_the_nonprivate_rate(cfg):
     assert verdicts(theory_checks.check_t25(tables, rng, 200, "smoke"))["T-2.5"] == "FAIL"
 
 
-def test_literal_erratum(cfg):
+def test_literal_reading_is_a_report(cfg):
+    """E-LITERAL is a finding about the spec's reading (the paper's constants with the released
+    code's C_n), informational: it says whether that reading learns."""
     rng = np.random.default_rng(17)
     u = theory_checks.uniform_regret("code")
     stuck = {"presets": _frame("presets", cfg, lambda c, r: u * c.n_target * r.normal(1, 0.01))}
     learns = {"presets": _frame("presets", cfg, lambda c, r: 0.05 * c.n_target * r.normal(1, 0.01))}
-    assert verdicts(theory_checks.check_literal(stuck, rng, 200, "smoke"))["E-LITERAL"] == "FAIL"
-    assert verdicts(theory_checks.check_literal(learns, rng, 200, "smoke"))["E-LITERAL"] == "PASS"
+    row = theory_checks.check_literal(stuck, rng, 200, "smoke").claims[0]
+    assert row.verdict == "REPORT" and row.kind == "report" and "does not learn" in row.claim
+    assert row.ci_low > 0.95
+    row = theory_checks.check_literal(learns, rng, 200, "smoke").claims[0]
+    assert "does not learn" not in row.claim and row.ci_high < 0.2
 
 
 def _fig6(cfg, eff_batch, none_batch):
@@ -260,10 +314,11 @@ def test_f6(cfg):
     assert v["F6-JUMPSTART"] == v["F6-CODE"] == "FAIL"
 
 
-def _fig7(cfg, exponent, aux_factor=1.0):
+def _fig7(cfg, exponent, aux_factor=1.0, aux_exponent=None):
     def law(cell, rng):
         f = aux_factor if cell.panel == "b" else 1.0
-        return f * 3.0 * cell.n_target**exponent * cell.epsilon**-0.3 * rng.normal(1, 0.02)
+        e = aux_exponent if (cell.panel == "b" and aux_exponent is not None) else exponent
+        return f * 3.0 * cell.n_target**e * cell.epsilon**-0.3 * rng.normal(1, 0.02)
     return _frame("fig7", cfg, law)
 
 
@@ -275,11 +330,14 @@ def _code(cfg, factor=1.0):
 
 def test_f7a_and_f7b(cfg):
     rng = np.random.default_rng(19)
-    good = {"fig7": _fig7(cfg, 0.6, aux_factor=0.5), "fig7_code": _code(cfg)}
+    good = {"fig7": _fig7(cfg, 0.6, aux_factor=0.5, aux_exponent=0.5), "fig7_code": _code(cfg)}
     v = verdicts(figure_checks.check_f7a(good, rng, 100, "smoke"))
     assert v["F7a-EPS1"] == v["F7a-ORDER"] == v["F7a-CODE"] == "PASS"
     v = verdicts(figure_checks.check_f7b(good, rng, 100, "smoke"))
     assert v["F7b-HELPS"] == v["F7b-SLOPE"] == "PASS"
+    # auxiliary data that only shift the curve do not make the growth less steep (the paper's claim)
+    shifted = {"fig7": _fig7(cfg, 0.6, aux_factor=0.5), "fig7_code": _code(cfg)}
+    assert verdicts(figure_checks.check_f7b(shifted, rng, 100, "smoke"))["F7b-SLOPE"] != "PASS"
     bad = {"fig7": _fig7(cfg, 1.0, aux_factor=1.0), "fig7_code": _code(cfg)}
     assert verdicts(figure_checks.check_f7a(bad, rng, 100, "smoke"))["F7a-EPS1"] == "FAIL"
     assert verdicts(figure_checks.check_f7b(bad, rng, 100, "smoke"))["F7b-HELPS"] == "FAIL"
@@ -380,27 +438,42 @@ def test_cref_and_code_magnitude(cfg):
     assert v["C-REF"] == "FAIL" and v["E-CODE-MAGNITUDE"] == "FAIL"
 
 
-def _table(good: bool, runs=12, seed=25):
+GOOD = {("LDPMAB", "w"): 1.1, ("LDPMAB", "wo"): 0.95, ("Linear", "w"): 0.9, ("Linear", "wo"): 0.9,
+        ("NN", "w"): 0.85, ("NN", "wo"): 0.85}
+BAD = {("LDPMAB", "w"): 0.9, ("LDPMAB", "wo"): 1.05, ("Linear", "w"): 1.3, ("Linear", "wo"): 1.3,
+       ("NN", "w"): 1.1, ("NN", "wo"): 1.1}  # auxiliary data hurt, Linear wins, privacy costs nothing
+
+
+def _table(good: bool | dict, runs=12, seed=25, origins=None, n_target=600):
+    """Table 2 rows: rewards of ABSE 100 (t = n_P/4) and 400 (t = n_P), each method at ``level``
+    x ABSE; ``n_target`` = 600 puts the uniform policy's rewards (t/2: 75 and 300) below every
+    method. ``good``: True, False or a dict (dataset -> level table)."""
     rng = np.random.default_rng(seed)
     rows = []
-    level = {("LDPMAB", "w"): 1.1, ("LDPMAB", "wo"): 0.95, ("Linear", "w"): 0.9, ("Linear", "wo"): 0.9,
-             ("NN", "w"): 0.85, ("NN", "wo"): 0.85}
-    if not good:  # auxiliary data hurt, Linear wins, privacy costs nothing
-        level = {("LDPMAB", "w"): 0.9, ("LDPMAB", "wo"): 1.05, ("Linear", "w"): 1.3, ("Linear", "wo"): 1.3,
-                 ("NN", "w"): 1.1, ("NN", "wo"): 1.1}
+    origins = origins or {d: "surrogate" for d in DATASETS}
     for d in DATASETS:
+        level = good[d] if isinstance(good, dict) else (GOOD if good else BAD)
+        common = {"dataset": d, "origin": origins[d], "n_target": n_target, "K": 2}
         for rep in range(runs):
-            rows.append({"dataset": d, "origin": "surrogate", "method": "ABSE", "aux": "wo", "epsilon": math.inf,
+            rows.append({**common, "method": "ABSE", "aux": "wo", "epsilon": math.inf,
                          "eps_aux": math.nan, "rep": rep, "reward_quarter": 100.0, "reward_full": 400.0})
             for (m, a), lv in level.items():
                 for eps, eps_m in TABLE_BUDGETS:
                     if a == "wo" and eps_m != TABLE_BUDGETS[0][1]:
                         continue
                     noise = rng.normal(1, 0.01)
-                    rows.append({"dataset": d, "origin": "surrogate", "method": m, "aux": a, "epsilon": eps,
+                    rows.append({**common, "method": m, "aux": a, "epsilon": eps,
                                  "eps_aux": eps_m if a == "w" else math.nan, "rep": rep,
                                  "reward_quarter": 100 * lv * noise, "reward_full": 400 * lv * noise})
     return pd.DataFrame(rows)
+
+
+T2_IDS = ("T2-AUX", "T2-NONPARAM", "T2-RANK", "T2-PRIVACY-COST")
+
+
+def _t2_judged(table, seed=26):
+    rows = figure_checks.check_t2({"tables": table}, np.random.default_rng(seed), 100, "smoke", {"batch": 1})
+    return {c.check_id: c for c in judge_all(rows, registry.get("contextual", "T2").guards)}
 
 
 def test_t2_rankings():
@@ -408,9 +481,132 @@ def test_t2_rankings():
     v = verdicts(figure_checks.check_t2({"tables": _table(True)}, rng, 100, "smoke"))
     assert v["T2-AUX"] == v["T2-NONPARAM"] == v["T2-RANK"] == v["T2-PRIVACY-COST"] == "PASS"
     v = verdicts(figure_checks.check_t2({"tables": _table(False)}, rng, 100, "smoke"))
-    assert v["T2-AUX"] == v["T2-RANK"] == v["T2-PRIVACY-COST"] == "FAIL"
+    assert v["T2-AUX"] == v["T2-NONPARAM"] == v["T2-RANK"] == v["T2-PRIVACY-COST"] == "FAIL"
+
+
+def test_t2_real_data_claims_are_never_judged_on_surrogates():
+    """Table 2's claims are about the paper's datasets: on surrogate data they are INCONCLUSIVE
+    (surrogate_data) whatever the raw verdict; with real Adult they are judged on Adult only and
+    the surrogates cannot make them FAIL; on real data a contradiction is a real FAIL."""
+    judged = _t2_judged(_table(False))
+    assert all(judged[i].verdict == "INCONCLUSIVE" and judged[i].reason == "surrogate_data" for i in T2_IDS)
+    real_adult = {"adult": "real", "jobs": "surrogate", "taxi": "surrogate"}
+    judged = _t2_judged(_table({"adult": GOOD, "jobs": BAD, "taxi": BAD}, origins=real_adult))
+    assert all(judged[i].verdict == "PASS" and judged[i].reason == "supported" for i in T2_IDS)
+    assert "real data: adult" in judged["T2-AUX"].claim and "surrogate jobs, taxi" in judged["T2-AUX"].claim
+    judged = _t2_judged(_table({"adult": BAD, "jobs": GOOD, "taxi": GOOD}, origins=real_adult))
+    assert all(judged[i].verdict == "FAIL" and judged[i].reason == "not_reproduced" for i in T2_IDS)
+
+
+def test_t2_ldpmab_at_the_uniform_reward():
+    """As on real Adult at paper scale: LDPMAB with and without auxiliary data earn the uniform
+    policy's reward (t/K), Linear learns. The comparison w vs wo has no power (both at the floor);
+    the rank claim and the nonparametric advantage are contradicted on real data."""
+    floor = {**GOOD, ("LDPMAB", "w"): 0.75, ("LDPMAB", "wo"): 0.75, ("Linear", "wo"): 1.06, ("Linear", "w"): 1.06}
+    real_adult = {"adult": "real", "jobs": "surrogate", "taxi": "surrogate"}
+    judged = _t2_judged(_table({"adult": floor, "jobs": GOOD, "taxi": GOOD}, origins=real_adult))
+    assert judged["T2-AUX"].verdict == "INCONCLUSIVE" and judged["T2-AUX"].reason == "no_power"
+    assert judged["T2-RANK"].verdict == "FAIL" and judged["T2-NONPARAM"].verdict == "FAIL"
+    assert judged["T2-RANK"].reason == judged["T2-NONPARAM"].reason == "not_reproduced"
 
 
 def test_elimination_batches():
     masks = [[7, 7, 3, 3], [7, 7, 7, 7], [3, 3, 3, 3]]
     assert list(figure_checks.elimination_batches(masks, [7, 7, 3], 7)) == [2, 4, 0]
+
+
+# ---------------------------------------------------------------------------------------------
+# guards (issue 15): each guard class the paper uses, triggered on a synthetic law
+
+
+def _at_uniform(cell, rng):
+    return theory_checks.uniform_regret(cell.centres) * cell.n_target * rng.normal(1, 0.005)
+
+
+def test_order_tied_at_the_uniform_regret_has_no_power(cfg):
+    """Figure 7(a) as at paper scale: eps = 1, 2, 4 at the uniform policy's regret (tied), eps = 8
+    and 1024 below it in the right order. The order criterion fails only through the ties: no
+    power, not a FAIL; a significant reversal stays a FAIL."""
+    rng = np.random.default_rng(40)
+
+    def law(cell, rng):
+        factor = {8.0: 0.7, 1024.0: 0.3}.get(cell.epsilon, 1.0)
+        return factor * _at_uniform(cell, rng)
+
+    tables = {"fig7": _frame("fig7", cfg, law), "fig7_code": _code(cfg)}
+    j = _judged("F7a", figure_checks.check_f7a(tables, rng, 100, "smoke"))
+    assert j["F7a-ORDER"].verdict == "INCONCLUSIVE" and j["F7a-ORDER"].reason == "no_power"
+    assert j["F7a-EPS1"].verdict == "FAIL" and j["F7a-EPS1"].reason == "not_reproduced"  # a figure reading
+
+    def reversed_law(cell, rng):  # eps = 8 significantly worse than eps = 4
+        factor = {4.0: 0.7, 8.0: 0.9, 1024.0: 0.3}.get(cell.epsilon, 1.0)
+        return factor * _at_uniform(cell, rng)
+
+    tables = {"fig7": _frame("fig7", cfg, reversed_law), "fig7_code": _code(cfg)}
+    j = _judged("F7a", figure_checks.check_f7a(tables, rng, 100, "smoke"))
+    assert j["F7a-ORDER"].verdict == "FAIL" and "reversal" in j["F7a-ORDER"].claim
+    # T-2.6c: eps = 0.5 ... 4 tied at the uniform policy's regret, eps = 8 below
+    eps_law = {"theory_eps": _frame("theory_eps", cfg, lambda c, r: (0.6 if c.epsilon == 8 else 1.0) * _at_uniform(c, r))}
+    j = _judged("T-2.6c", theory_checks.check_t26c(eps_law, rng, 200, "smoke"))
+    assert j["T-2.6c-MONOTONE"].reason == "no_power"
+    assert j["T-2.6c-EXPONENT"].reason == "pre_asymptotic" and "near n_P =" in j["T-2.6c-EXPONENT"].claim
+    # FS2 flat at the uniform policy's regret: no power; T-2.6d with d = 2, 3 tied there: no power
+    flat = {"msweep": _frame("msweep", cfg, _at_uniform)}
+    assert _judged("FS2", figure_checks.check_fs2(flat, rng, 100, "smoke"))["FS2"].reason == "no_power"
+    dim = {"theory_dim": _frame("theory_dim", cfg, lambda c, r: (0.6 if c.d == 1 else 1.0) * _at_uniform(c, r))}
+    j = _judged("T-2.6d", theory_checks.check_t26d(dim, rng, 200, "smoke"))
+    assert j["T-2.6d"].verdict == "INCONCLUSIVE" and j["T-2.6d"].reason == "no_power"
+
+
+def test_transfer_at_the_uniform_regret(cfg):
+    """Auxiliary data that never move primary off the uniform policy's regret: the comparisons of
+    Figures 7(b), 8 and 9 have no power; where one cell does learn, it is judged there, and a PASS
+    resting on one 3-point order has no power."""
+    rng = np.random.default_rng(41)
+    j = _judged("F8", figure_checks.check_f8({"fig8": _frame("fig8", cfg, _at_uniform)}, rng, 100, "smoke"))
+    assert j["T-3.4a"].reason == "no_power"
+    assert j["T-3.4b-EPSM"].reason == j["T-3.4b-GAMMA"].reason == "no_power"
+
+    def one_cell(cell, rng):  # only eps = 2 with eps_m = 1024 auxiliary data learns
+        fed = [a for a in cell.aux if a.n > 0]
+        if cell.epsilon == 2 and fed and fed[0].epsilon == 1024:
+            a = fed[0]
+            return 0.2 * cell.n_target * (1 + a.gamma) ** 0.3 / (1 + a.n / 1e3) ** 0.3 * rng.normal(1, 0.005)
+        return _at_uniform(cell, rng)
+
+    j = _judged("F8", figure_checks.check_f8({"fig8": _frame("fig8", cfg, one_cell)}, rng, 100, "smoke"))
+    assert j["T-3.4a"].verdict == "PASS" and "judged on 3 of 18 (eps, gamma, eps_m) cells" in j["T-3.4a"].claim
+    assert j["T-3.4b-GAMMA"].verdict == "INCONCLUSIVE" and j["T-3.4b-GAMMA"].reason == "no_power"
+    assert "PASS on its own criterion" in j["T-3.4b-GAMMA"].claim
+    for check, fn, job, rows in (("F7b", figure_checks.check_f7b, "fig7", ("F7b-HELPS", "F7b-SLOPE")),
+                                 ("F9c", figure_checks.check_f9c, "fig9c", ("F9c",)),
+                                 ("F9a", figure_checks.check_f9a, "fig9a", ("F9a-KAPPA", "F9a-RANGE")),
+                                 ("F9b", figure_checks.check_f9b, "fig9b", ("F9b-GAMMA", "F9b-SLOPE"))):
+        j = _judged(check, fn({job: _frame(job, cfg, _at_uniform)}, rng, 100, "smoke"))
+        for cid in rows:
+            assert j[cid].verdict == "INCONCLUSIVE" and j[cid].reason == "no_power", cid
+
+
+def test_evidence_helpers():
+    from dpbandits.contextual import evidence
+
+    assert evidence.rho_null_probability(5, 0.9, -1) == pytest.approx(5 / 120)  # reversed, or one swap
+    assert evidence.rho_null_probability(3, 0.8, 1) == pytest.approx(1 / 6)
+    assert evidence.at_floor(0.996, 0.994, 0.998) and evidence.at_floor(0.99, 0.98, 1.0)  # within 0.5% or the CI
+    assert not evidence.at_floor(0.99, 0.985, 0.995) and not evidence.at_floor(0.95, 0.94, 0.96)
+    assert evidence.left_floor(0.9, 0.88, 0.92) and not evidence.left_floor(0.99, 0.97, 1.01)
+    assert evidence.needed_n(2.0, 8.0, 80000) == pytest.approx(1.28e6)
+    rng = np.random.default_rng(0)
+    tied = [np.full(10, 100.0) + rng.normal(0, 0.1, 10) for _ in range(3)]
+    st = evidence.order_status([1, 2, 3], tied, [100.0] * 3, rng, 100, sign=-1, threshold=0.8)
+    assert st.status == "untestable"
+    rising = [np.full(10, 60.0) + rng.normal(0, 0.1, 10), np.full(10, 80.0) + rng.normal(0, 0.1, 10), tied[0]]
+    assert evidence.order_status([1, 2, 3], rising, [100.0] * 3, rng, 100, sign=-1).status == "fail"
+    assert evidence.family_verdict(["pass", "untestable", "pass"], 1.0) == ("PASS", 2, 2)
+    assert evidence.family_verdict(["untestable"] * 2, 1.0) == ("FAIL", 0, 0)
+    # an effect in the claimed direction that the runs cannot resolve is not a contradiction
+    assert evidence.cell_status(0.2, -1.0) == "undecided" and evidence.cell_status(0.2, 0.0) == "fail"
+    assert evidence.cell_status(0.01, -1.0) == "pass"
+    assert evidence.family_verdict(["pass", "undecided", "pass"], 1.0) == ("INCONCLUSIVE", 2, 3)
+    assert evidence.family_verdict(["pass", "fail", "undecided", "pass"], 0.75)[0] == "INCONCLUSIVE"
+    assert evidence.family_verdict(["pass", "fail", "fail", "pass"], 0.75)[0] == "FAIL"

@@ -256,4 +256,5 @@ def test_a_checksum_sidecar_without_its_table_is_removed(tmp_path):
     write_results(_table(), path)
     path.unlink()  # killed between the sidecar's rename and the table's
     report = prepare_workdir(work)
-    assert report.orphaned_temporaries == [checksum_path(path)] and not checksum_path(path).exists()
+    assert report.orphaned_sidecars == [checksum_path(path)] and not checksum_path(path).exists()
+    assert "checksum file(s) whose table is gone" in " ".join(report.messages())

@@ -152,3 +152,74 @@ def test_exact_rnm_check_records_the_erratum_and_passes_the_fix():
     table.loc[table.noise == "Lap(2/eps)", "loss_over_eps"] *= 1.5  # a leaky "fix"
     assert {c.check_id: c.verdict for c in ex.check_p_exact_rnm(None, "smoke", {}, table).claims}[
         "P-EXACT-RNM-C2"] == "FAIL"
+
+
+# ---------------------------------------------------------------------------------------------
+# Guards (issue 15): kinds, regimes and power of the full-information and exact rows.
+
+
+def _judged(check, tables):
+    from dpbandits.guards import judge_all
+
+    spec = CHECKS[check]
+    out = spec.load()(tables, np.random.default_rng(1), 300, "smoke")
+    return {c.check_id: c for c in judge_all(out.claims, spec.guards, check)}
+
+
+@pytest.mark.parametrize("check", ["FT-1", "FT-2", "FT-3", "FT-4", "FT-5", "FT-7", "FT-8"])
+def test_full_info_rows_pass_with_power_or_are_sanity_bars(check, good_tables):
+    for row in _judged(check, good_tables).values():
+        if row.check_id in ("FT-7-BOUND", "FT-8", "FT-8-C2"):  # C = 10 / a lower bound far below
+            assert (row.kind, row.verdict, row.reason) == ("sanity", "PASS", "validated")
+        else:
+            assert (row.verdict, row.reason) == ("PASS", "supported"), row.claim
+            assert row.evidence.power == "FAIL", row.evidence.power_note
+
+
+def stuck_law(inst, eps, t, variant):
+    """No learning: the uniformly random action's regret."""
+    return t * float(np.mean(inst.gaps))
+
+
+@pytest.mark.parametrize("check", ["FT-1", "FT-3", "FT-4", "FT-5"])
+def test_full_info_rates_at_the_trivial_regret_are_pre_asymptotic(check):
+    rows = _judged(check, _tables(stuck_law))
+    assert {r.reason for r in rows.values()} == {"pre_asymptotic"}, {k: r.claim for k, r in rows.items()}
+
+
+def test_ft3_fails_log_t_growth_where_the_regime_is_reached():
+    row = _judged("FT-3", _tables(BAD_LAWS["FT-3"]))["FT-3"]
+    assert (row.verdict, row.reason) == ("FAIL", "contradicted")
+
+
+def test_explicit_theorem9_bound_without_power(good_tables, monkeypatch):
+    from dpbandits.online import full_info_checks as fi
+
+    monkeypatch.setattr(fi, "thm9_bound", lambda gaps, eps: 1e15)  # vacuous: the trivial policy passes
+    row = _judged("FT-2", good_tables)["FT-2"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power")
+
+
+def test_exact_rows_kinds_and_power():
+    from dpbandits.guards import judge
+
+    def one(fn, *args, **kw):
+        spec = registry.get("online", {ex.check_ft9: "FT-9", ex.check_u4: "U-4", ex.check_u5: "U-5",
+                                       ex.check_u3: "U-3"}[fn])
+        return judge(fn(None, "smoke", {}, *args, **kw).claims[0], spec.guards)
+
+    for fn in (ex.check_ft9, ex.check_u4, ex.check_u5):
+        row = one(fn)
+        assert (row.kind, row.verdict, row.reason) == ("lemma", "PASS", "supported")
+        assert row.evidence.power == "FAIL" and "tightened" in row.evidence.power_note
+    assert (one(ex.check_u3).kind, one(ex.check_u3).reason) == ("identity", "validated")
+    u1 = judge(ex.check_u1(np.random.default_rng(4), "smoke", {"schedule_horizon": 300}).claims[0])
+    assert (u1.kind, u1.reason) == ("identity", "validated")
+    assert ex.tightened_power(lambda f: 0.0, "c")["power"] == "PASS"  # never near the bound: no power
+    row = judge(ex.check_u2(np.random.default_rng(3), "smoke", {"laplace_samples": 20_000}).claims[0])
+    assert (row.kind, row.reason) == ("control", "validated")
+    spec = registry.get("online", "P-EXACT-RNM")
+    rows = {c.check_id: judge(c, spec.guards) for c in ex.check_p_exact_rnm(None, "smoke", {}).claims}
+    assert (rows["P-EXACT-RNM"].verdict, rows["P-EXACT-RNM"].reason) == ("FAIL", "erratum")
+    assert (rows["P-EXACT-RNM-C2"].reason, rows["P-EXACT-RNM-C2"].evidence.power) == ("supported", "FAIL")
+    assert "Def 1" in rows["P-EXACT-RNM"].source and "Alg 4" in rows["P-EXACT-RNM"].source

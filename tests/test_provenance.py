@@ -15,7 +15,7 @@ import pytest
 import yaml
 from workflow_runner import run_snakemake
 
-from dpbandits import provenance, registry
+from dpbandits import registry
 from dpbandits.provenance import code_digest, import_closure, select_config
 
 SMOKE = ["--cores", "2", "--configfile", "config/smoke.yaml"]
@@ -49,15 +49,6 @@ def test_code_digest_follows_imports_and_contents(tmp_path):
     script.write_text("from dpbandits.quantile import dp_seq\n")
     os.utime(script, (1, 1))
     assert code_digest(script) == one
-
-
-def test_no_paper_package_imports_another():
-    for paper in registry.PAPERS:
-        files = [p for p in (provenance.PACKAGE_DIR / paper).glob("*.py")]
-        for path in files:
-            names = provenance._direct_imports(path)
-            others = {n.split(".")[1] for n in names if n.count(".") >= 1} & set(registry.PAPERS)
-            assert others <= {paper}, (path.name, others)
 
 
 # ---------------------------------------------------------------------------------------------

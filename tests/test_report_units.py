@@ -27,6 +27,9 @@ def test_a_caption_states_the_verdicts_of_exactly_its_checks():
     assert caption_checks(template) == ["C1", "FT-1"]
     text = render_caption(template, _claims())
     assert "``C1`` **PASS**" in text and "``C1-X`` **REPORT**" in text and "``FT-1`` **FAIL**" in text
+    claims = _claims().assign(reason="supported", stability="5/5")
+    text = render_caption(template, claims)
+    assert "``C1`` **PASS**, supported" in text and "stable under 5/5 root seeds" in text
     assert "C10" not in text  # C1 selects C1 and C1-*, not C10
     assert "with a \\* star" in text and ".. verdicts::" not in text
     assert "no claim rows for NOPE" in render_caption(".. verdicts:: NOPE\n", _claims())
@@ -35,11 +38,19 @@ def test_a_caption_states_the_verdicts_of_exactly_its_checks():
 
 
 def test_claims_at_a_glance_counts_every_verdict_and_names_the_failures():
-    table = render_claims_at_a_glance(_claims())
-    assert "| `dueling` (Saha & Asi) | 3 | 1 | 1 | 0 | 1 | `C10` |" in table
-    assert "| `online` (Hu) | 2 | 1 | 1 | 0 | 0 | `FT-1` |" in table
-    assert "| **all** | 5 | 2 | 2 | 0 | 1 | |" in table
-    assert table.split("\n\n")[0] in render_claims_markdown(_claims())
+    claims = _claims()
+    claims["reason"] = claims["verdict"].map({"PASS": "supported", "FAIL": "contradicted", "REPORT": "informational"})
+    claims.loc[claims.check_id == "FT-1", ["kind", "reason"]] = ["erratum", "erratum"]
+    claims.loc[len(claims)] = {**claims.iloc[0].to_dict(), "check_id": "C1-CONTROL", "kind": "control",
+                               "reason": "validated"}
+    table = render_claims_at_a_glance(claims)
+    assert "| `dueling` (Saha & Asi) | 3 | 1 | 1 | 0 | 1 | 0 errata, 1 contradicted, 0 not reproduced | 1/1 | `C10` |" in table
+    assert "| `online` (Hu) | 2 | 1 | 1 | 0 | 0 | 1 errata, 0 contradicted, 0 not reproduced | 0/0 | `FT-1` |" in table
+    assert "| **all** | 5 | 2 | 2 | 0 | 1 | 1 errata, 1 contradicted, 0 not reproduced | 1/1 | |" in table
+    assert table.split("\n\n")[0] in render_claims_markdown(claims)
+    claims["stability"] = ["5/5", "4/5", "5/5", "5/5", "3/5", "5/5"]
+    swept = render_claims_at_a_glance(claims)
+    assert "| 1/1 | 2/3 | `C10` |" in swept  # dueling: C1 and C1-X stable, C10 not (the control aside)
 
 
 def test_the_readme_section_is_replaced_between_its_markers_only(tmp_path):

@@ -58,8 +58,11 @@ def _verdict_lines(rows: pd.DataFrame, ids: list[str]) -> list[str]:
         value = _number(r.value)
         ci = f" [{_number(r.ci_low)}, {_number(r.ci_high)}]" if _number(r.ci_low) or _number(r.ci_high) else ""
         stat = f"{_rst_text(r.statistic)} = {value}{ci}" if value else _rst_text(r.statistic)
-        out.append(f"- ``{r.check_id}`` **{r.verdict}** ({_rst_text(r.source)}): {_rst_text(r.claim)} "
-                   f"-- {stat}; criterion: {_rst_text(r.criterion)}.")
+        reason = f", {r.reason}" if getattr(r, "reason", "") else ""
+        stability = getattr(r, "stability", "")
+        stable = f"; stable under {stability} root seeds" if isinstance(stability, str) and stability else ""
+        out.append(f"- ``{r.check_id}`` **{r.verdict}**{reason} ({_rst_text(r.source)}): {_rst_text(r.claim)} "
+                   f"-- {stat}; criterion: {_rst_text(r.criterion)}{stable}.")
     return out
 
 

@@ -226,9 +226,11 @@ def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None
     claims of the paper: validated / total) and the ids of the FAILs."""
     titles = PAPER_TITLES if titles is None else titles
     scales = ", ".join(sorted(set(frame["scale"]))) or "none"
+    frame = frame.assign(**{c: frame.get(c, "") for c in ("reason", "stability")})
+    swept = bool((frame["stability"].fillna("") != "").any())
     lines = [f"| paper | claims | {' | '.join(VERDICTS)} | FAILs: errata, contradicted, not reproduced | "
-             "controls validated | failing claims |",
-             "|---|---|" + "---|" * len(VERDICTS) + "---|---|---|"]
+             "controls validated | " + ("same verdict under every seed | " if swept else "") + "failing claims |",
+             "|---|---|" + "---|" * len(VERDICTS) + "---|---|" + ("---|" if swept else "") + "---|"]
 
     def row(name, group):
         claims = _paper_rows(group)
@@ -237,8 +239,14 @@ def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None
         controls = group[group["kind"].isin(NON_PAPER_KINDS)]
         ok = int((controls["verdict"] == "PASS").sum())
         ids = ", ".join(f"`{c}`" for c in fails["check_id"])
+        stable = ""
+        if swept:
+            st = claims["stability"].fillna("")
+            st = st[st != ""]
+            full = sum(1 for v in st if v.split("/")[0] == v.split("/")[1])
+            stable = f" {full}/{len(st)} |"
         return (f"| {name} | {len(claims)} | " + " | ".join(str(counts.get(v, 0)) for v in VERDICTS)
-                + f" | {_fail_breakdown(fails)} | {ok}/{len(controls)} | {ids or '-'} |")
+                + f" | {_fail_breakdown(fails)} | {ok}/{len(controls)} |{stable} {ids or '-'} |")
 
     for paper, group in frame.groupby("paper", sort=True):
         name = f"`{paper}` ({titles[paper].split(',')[0]})" if paper in titles else f"`{paper}`"
@@ -260,6 +268,7 @@ def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = 
     """Human-readable claims: a summary table over the papers, then the rows grouped by paper,
     with a one-line summary per paper and every FAIL and INCONCLUSIVE with its reason."""
     titles = PAPER_TITLES if titles is None else titles
+    frame = frame.assign(**{c: frame.get(c, "") for c in ("reason", "stability")})
     lines = ["# Claims and verdicts", "",
              "Each row is one check of one claim of a paper (see `claims.csv` for the same data).",
              "PASS / FAIL / INCONCLUSIVE are statistical verdicts; REPORT rows are informational.",
@@ -287,7 +296,8 @@ def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = 
             rows = claims[claims["verdict"] == verdict]
             if len(rows):
                 lines += ["", f"{title}:"]
-                lines += [f"- `{r.check_id}` ({r.reason}): {r.claim} ({r.criterion})" for r in rows.itertuples()]
+                lines += [f"- `{r.check_id}`{f' ({r.reason})' if r.reason else ''}: {r.claim} ({r.criterion})"
+                          for r in rows.itertuples()]
         lines.append("")
     return "\n".join(lines)
 

@@ -525,7 +525,24 @@ def cross_field_problems(config: dict, bad_paths: Iterable[tuple] = ()) -> list[
     levels q and every other instance are fixed in code (src/dpbandits/experiments).
     """
     view = _View(config, bad_paths)
-    return _online_problems(view) + _contextual_problems(view)
+    return _stability_problems(view) + _online_problems(view) + _contextual_problems(view)
+
+
+STABILITY_MIN_SEEDS = {"paper": 4, "smoke": 2}  # issue 18
+
+
+def _stability_problems(v: _View) -> list[str]:
+    """The stability sweep: enough further seeds for the scale, none equal to the root seed."""
+    if not v.ok("stability.seeds", "scale", "seed"):
+        return []
+    seeds, scale, root = v["stability.seeds"], v["scale"], v["seed"]
+    out = []
+    need = STABILITY_MIN_SEEDS[scale]
+    if len(seeds) < need:
+        out.append(_bad("stability.seeds", seeds, f"at least {need} further root seeds at {scale} scale"))
+    if root in seeds:
+        out.append(_bad("stability.seeds", seeds, f"root seeds other than seed ({root})"))
+    return out
 
 
 def estimate_jobs(config: dict) -> tuple[int, int]:

@@ -98,7 +98,8 @@ def judge(claim: Claim, guards: Sequence[Guard] = (), check: str = "") -> Claim:
         return _inconclusive(claim, "pre_asymptotic", ev.regime_note or "the claim's regime is not reached")
     if claim.verdict == "PASS":
         if ev.power in ("FAIL", "test"):
-            return replace(claim, reason="supported")
+            return replace(claim, reason="supported", claim=_note(claim, f"power: {ev.power_note}" if ev.power_note
+                                                                  else ""))
         what = (f"the same rule gives {ev.power} on the alternative ({ev.power_note})" if ev.power
                 else "no evidence that the check could have failed")
         return _inconclusive(claim, "no_power", what)

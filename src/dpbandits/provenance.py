@@ -91,9 +91,18 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-@cache
+def _stamp(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_mtime_ns, st.st_size
+
+
 def _direct_imports(path: Path) -> tuple[str, ...]:
     """``dpbandits`` modules ``path`` imports (anywhere in the file), parents included."""
+    return _imports_of(path, _stamp(path))
+
+
+@cache
+def _imports_of(path: Path, stamp: tuple[int, int]) -> tuple[str, ...]:
     tree = ast.parse(path.read_text(), filename=str(path))
     try:
         here = _module_name(path)
@@ -144,8 +153,12 @@ def import_closure(entries: Iterable[str | Path]) -> list[Path]:
     return sorted(seen)
 
 
-@cache
 def _file_digest(path: Path) -> str:
+    return _digest_of(path, _stamp(path))
+
+
+@cache
+def _digest_of(path: Path, stamp: tuple[int, int]) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 

@@ -8,7 +8,8 @@ localrules:
 
 rule claims:
     input:
-        [f for paper in CHECKS for f in claim_files(paper)],
+        claims=[f for paper in CHECKS for f in claim_files(paper)],
+        stability=stability_table(),
     output:
         csv=report(
             f"{REPORTS}/claims.csv",
@@ -20,7 +21,7 @@ rule claims:
     log:
         f"{LOGS}/claims.log",
     params:
-        config=job_config(),
+        config=job_config("seed"),
         code=code("claims"),
     run:
         run_job(script("claims"), input, output, params, wildcards, log, workflow)

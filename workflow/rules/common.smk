@@ -176,6 +176,30 @@ def check_tables(paper):
     ]
 
 
+# ---- the verdict-stability sweep (stability.smk) ---------------------------------------------
+STABILITY_SEEDS = [SEED, *config["stability"]["seeds"]]
+STABILITY_TABLE = f"{REPORTS}/verdict_stability.csv"
+
+
+def stability_inputs():
+    """Every check's claim rows under every seed of the sweep (exact checks once)."""
+    files = []
+    for specs in CHECKS.values():
+        for spec in specs.values():
+            path = check_claims(spec, seed_pattern=True)
+            if check_root(spec) == EXACT:
+                files.append(path)
+            else:
+                files += [path.format(seed=s) for s in STABILITY_SEEDS]
+    return files
+
+
+def stability_table():
+    """The sweep's table as an input of the claims, once it exists (its rows fill the claims'
+    stability column); none before the first sweep."""
+    return [STABILITY_TABLE] if Path(STABILITY_TABLE).exists() else []
+
+
 # ---- online paper (Hu, Huang, Mehta & Hegde) ---------------------------------------------------
 from dpbandits.experiments import online as online_exp
 from dpbandits.experiments import online_bandit as online_bandit_exp

@@ -28,6 +28,7 @@ one fixed input. Each audit also runs a negative control whose Laplace scale is 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -288,15 +289,34 @@ def _real_and_control(which: str, root_seed: int, a: dict) -> tuple[AuditResult,
     return out[0], out[1]
 
 
-def _audit_check(which, check_id, what, source, root_seed, scale, a) -> list[Claim]:
+def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kind: str = "privacy") -> list[Claim]:
+    """The two rows of :func:`dpbandits.audit.audit_claims` as the guards read them (issue 15):
+    the audit row carries its negative control as power evidence (the control caught = the same
+    audit FAILs a mechanism that leaks 1/multiplier times more: power "FAIL"; not caught: the audit
+    is already INCONCLUSIVE and its reason is no_power); the control row is not a claim of the
+    paper (kind control). ``kind``: "privacy" for the paper's mechanisms, "baseline" for the
+    comparators of Figures 1-2 (their privacy is the claim of their own papers)."""
+    main, ctrl = rows
+    caught = control.refuted
+    note = (f"negative control (Laplace scale x{multiplier:g}, really eps/{multiplier:g}-DP): CP lower bound "
+            f"{control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
+            f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
+    main = replace(main, kind=kind, reason="" if caught else "no_power").with_evidence(
+        power="FAIL" if caught else "PASS", power_note=note)
+    return [main, replace(ctrl, kind="control")]
+
+
+def _audit_check(which, check_id, what, source, root_seed, scale, a, kind: str = "privacy") -> list[Claim]:
     real, control = _real_and_control(which, root_seed, a)
-    return audit_claims(check_id, what, source, real, control, a["control_noise_multiplier"], scale, paper=PAPER)
+    mult = a["control_noise_multiplier"]
+    rows = audit_claims(check_id, what, source, real, control, mult, scale, paper=PAPER)
+    return _judged_rows(rows, control, mult, kind)
 
 
 def check_p_audit_dpse(root_seed: int, scale: str, a: dict) -> list[Claim]:
     """P-AUDIT-DPSE: DP-SE's epoch elimination (Sajed & Sheffet 2019) on neighbouring tables."""
-    return _audit_check("dp_se", "P-AUDIT-DPSE", "DP-SE's epoch elimination", "Sajed & Sheffet 2019; spec 5.1",
-                        root_seed, scale, a)
+    return _audit_check("dp_se", "P-AUDIT-DPSE", "DP-SE's epoch elimination (a comparator of Figs 1-2)",
+                        "Sajed & Sheffet 2019; spec 5.1", root_seed, scale, a, kind="baseline")
 
 
 def check_p_audit_lazy_release(root_seed: int, scale: str, a: dict) -> list[Claim]:
@@ -317,30 +337,35 @@ def check_p_mc_adap(root_seed: int, scale: str, a: dict) -> list[Claim]:
     return _audit_check("adap_klucb", "P-MC-ADAP",
                         "AdaP-KLUCB, whole action sequence, K = 2, T = 8, one reward vector replaced (audited at "
                         "eps = online.audit.adap_klucb_epsilon: at eps = 1 the optimistic shift clips every private "
-                        "mean to 1 at T = 8 and the audit has no power)",
-                        "Azize & Basu 2022; spec 6.5 P-MC-BANDIT", root_seed, scale, a)
+                        "mean to 1 at T = 8 and the audit has no power; a comparator of Figs 1-2)",
+                        "Azize & Basu 2022; spec 6.5 P-MC-BANDIT", root_seed, scale, a, kind="baseline")
 
 
 def check_p_audit_adap_release(root_seed: int, scale: str, a: dict) -> list[Claim]:
     """P-AUDIT-ADAP-RELEASE: AdaP-KLUCB's episode-mean Laplace release."""
-    return _audit_check("adap_release", "P-AUDIT-ADAP-RELEASE", "AdaP-KLUCB's episode-mean Laplace release",
-                        "Azize & Basu 2022; spec 5.2", root_seed, scale, a)
+    return _audit_check("adap_release", "P-AUDIT-ADAP-RELEASE",
+                        "AdaP-KLUCB's episode-mean Laplace release (a comparator of Figs 1-2)",
+                        "Azize & Basu 2022; spec 5.2", root_seed, scale, a, kind="baseline")
 
 
 def check_p_audit_rnm(root_seed: int, scale: str, a: dict) -> list[Claim]:
     """P-AUDIT-RNM-C2 (the corrected Lap(2/eps), with its negative control) and P-AUDIT-RNM (the
-    paper's Lap(1/eps), whose leak, spec issue P1, the audit measures)."""
+    paper's Lap(1/eps): Theorem 8 as stated, Algorithm 4's noise, Definition 1's neighbours; the
+    leak the exact computation P-EXACT-RNM predicts). A refutation needs no power evidence; not
+    refuted at this sample size, the row is INCONCLUSIVE with reason no_power (the audit missed a
+    leak known to exist)."""
     rows = _audit_check("rnm_ftnl", "P-AUDIT-RNM-C2", "RNM-FTNL with the corrected Lap(2/eps)",
-                        "Thm 8 (corrected), Alg 4", root_seed, scale, a)
+                        "Thm 8 corrected (Alg 4 with Lap(2/eps)), Def 1", root_seed, scale, a)
     paper = _run("rnm_ftnl", a, make_rng(root_seed, PAPER, "audit", "rnm_ftnl", "paper"), 1.0, noise_factor=1.0)
     eps = a["epsilon"]
     rows.append(Claim(
-        PAPER, "P-AUDIT-RNM", "Thm 8, Alg 4 (issue P1)", "privacy",
+        PAPER, "P-AUDIT-RNM", "Thm 8, Alg 4 (line 5), Def 1", "privacy",
         "RNM-FTNL as published (Lap(1/eps)) is eps-DP under Definition 1: "
         + ("refuted by the black-box audit" if paper.refuted else "not refuted at this sample size")
         + f" (tightest event: {paper.best_event}; exact loss 2 eps - ln(1 + eps) = "
         f"{2 * eps - np.log1p(eps):.3f}, see P-EXACT-RNM)",
         "Clopper-Pearson lower bound on the privacy loss", paper.epsilon_lower_bound, np.nan,
         np.nan, f"CP lower bound <= epsilon = {eps:g}",
-        "FAIL" if paper.refuted else "INCONCLUSIVE", paper.n_samples, scale))
+        "FAIL" if paper.refuted else "INCONCLUSIVE", paper.n_samples, scale,
+        reason="" if paper.refuted else "no_power"))
     return rows

@@ -1,0 +1,179 @@
+"""Speed of the whole workflow (issue 17), a benchmark, not a timed test.
+
+    .venv/bin/python benchmarks/bench_workflow.py --scale smoke            # the smoke DAG
+    .venv/bin/python benchmarks/bench_workflow.py --scale paper            # the paper DAG (~minutes)
+    .venv/bin/python benchmarks/bench_workflow.py --scale smoke --repo /path/to/old/checkout --label before
+
+Runs ``snakemake --cores N --forceall`` on a fresh copy of the workflow (the ``--repo`` checkout's
+Snakefile, workflow/ and config/, and its ``src`` on PYTHONPATH) and reports the wall time and the
+CPU time of the whole run, then splits the jobs' time per paper and per rule family
+(simulate / check / figure / table / report / other): a job's *work* is what its entry point
+measured itself ("done in X s" in its log), its *start-up* is the rest of the job's time as
+Snakemake saw it (interpreter start, imports, Snakemake's own job handling; second resolution, so
+only sums are meaningful). Appends one line per run to ``benchmarks/workflow_timing.csv`` and
+rewrites ``benchmarks/workflow_timing.md`` from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CSV = HERE / "workflow_timing.csv"
+MD = HERE / "workflow_timing.md"
+PAPERS = ("online", "dueling", "quantile", "contextual")
+REPORT_RULES = {"claims", "claims_at_a_glance", "report_captions", "all_tables", "explore_notebook",
+                "verdict_stability", "all"}
+
+
+def family(rule: str) -> str:
+    if rule in REPORT_RULES:
+        return "report"
+    if rule.endswith("_simulate"):
+        return "simulate"
+    if rule.endswith("_figure") or "_fig" in rule and not rule.endswith("_claims") and "check" not in rule:
+        return "figure"
+    if rule.endswith("_table") or rule.startswith("contextual_table"):
+        return "table"
+    if rule.endswith(("_aggregate", "_download_adult")):
+        return "other"
+    return "check"
+
+
+def paper_of(rule: str) -> str:
+    for paper in PAPERS:
+        if rule.startswith(paper) or rule.startswith(f"audit_{paper}"):
+            return paper
+    return "all"
+
+
+_STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
+
+
+def parse_main_log(text: str) -> pd.DataFrame:
+    """One row per finished job: rule, log file, start and end times (Snakemake's log)."""
+    jobs, stamp, current = {}, None, None
+    for line in text.splitlines():
+        line = line.rstrip()
+        m = _STAMP.match(line)
+        if m:
+            stamp = dt.datetime.strptime(m.group(1), "%a %b %d %H:%M:%S %Y")
+            continue
+        m = re.match(r"^(?:local)?rule (\S+):$", line)
+        if m:
+            current = {"rule": m.group(1), "start": stamp, "log": ""}
+            continue
+        if current is not None:
+            m = re.match(r"^\s+log: (\S+)", line)
+            if m:
+                current["log"] = m.group(1)
+            m = re.match(r"^\s+jobid: (\d+)", line)
+            if m:
+                jobs[int(m.group(1))] = current
+                current = None
+        m = re.match(r"^Finished jobid: (\d+)", line)
+        if m and int(m.group(1)) in jobs:
+            jobs[int(m.group(1))]["end"] = stamp
+    rows = [j for j in jobs.values() if "end" in j and j["start"] is not None]
+    frame = pd.DataFrame(rows)
+    frame["seconds"] = (frame["end"] - frame["start"]).dt.total_seconds()
+    return frame
+
+
+def work_seconds(workdir: Path, log: str) -> float:
+    path = workdir / log
+    if not log or not path.exists():
+        return 0.0
+    m = re.findall(r"done in ([0-9.]+) s", path.read_text(errors="replace"))
+    return float(m[-1]) if m else 0.0
+
+
+def run(repo: Path, scale: str, cores: int, keep: Path | None) -> tuple[dict, pd.DataFrame]:
+    work = keep or Path(tempfile.mkdtemp(prefix=f"bench_{scale}_"))
+    work.mkdir(parents=True, exist_ok=True)
+    for sub in ("workflow", "config"):
+        shutil.rmtree(work / sub, ignore_errors=True)
+        shutil.copytree(repo / sub, work / sub, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(repo / "Snakefile", work / "Snakefile")
+    if not (work / "profiles").exists():
+        os.symlink("workflow/profiles", work / "profiles")
+    args = [str(Path(sys.executable).parent / "snakemake"), "--cores", str(cores), "--forceall"]
+    if scale == "smoke":
+        args += ["--configfile", "config/smoke.yaml"]
+    env = {**os.environ, "PYTHONPATH": str(repo / "src")}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(args, cwd=work, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        sys.exit(f"snakemake failed:\n{proc.stderr[-3000:]}")
+    jobs = parse_main_log(proc.stderr + proc.stdout)
+    jobs["work"] = [work_seconds(work, log) for log in jobs["log"]]
+    jobs["startup"] = (jobs["seconds"] - jobs["work"]).clip(lower=0)
+    jobs["family"] = jobs["rule"].map(family)
+    jobs["paper"] = jobs["rule"].map(paper_of)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    summary = {"when": dt.datetime.now().isoformat(timespec="seconds"), "scale": scale, "cores": cores,
+               "jobs": len(jobs), "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+               "work_s": round(float(jobs["work"].sum()), 1), "startup_s": round(float(jobs["startup"].sum()), 1),
+               "load_before": round(os.getloadavg()[0], 2)}
+    if keep is None:
+        shutil.rmtree(work, ignore_errors=True)
+    return summary, jobs
+
+
+def _markdown(frame: pd.DataFrame) -> str:
+    cols = list(frame.columns)
+    out = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
+    out += ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join(out)
+
+
+def write_markdown(history: pd.DataFrame, jobs: pd.DataFrame, label: str) -> None:
+    lines = ["# Workflow timing (benchmarks/bench_workflow.py)", "",
+             "Whole runs (`snakemake --cores N --forceall` on a fresh copy). `work`: the sum of the jobs' own",
+             "measured time; `startup`: the rest of their time as Snakemake saw it (interpreter, imports,",
+             "job handling). Machine: 2 cores; `load_before` is the load average when the run started.", "",
+             _markdown(history), "",
+             f"## Last run ({label}): job time per paper and rule family (seconds)", ""]
+    table = jobs.pivot_table(index=["paper", "family"], values=["seconds", "work", "startup"],
+                             aggfunc="sum").round(1)
+    counts = jobs.groupby(["paper", "family"]).size().rename("jobs")
+    lines += [_markdown(table.join(counts).reset_index()), ""]
+    MD.write_text("\n".join(lines))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--scale", choices=("smoke", "paper"), default="smoke")
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--repo", type=Path, default=REPO, help="checkout whose workflow and src are timed")
+    parser.add_argument("--label", default="", help="e.g. before / after")
+    parser.add_argument("--keep", type=Path, default=None, help="run in this directory and keep it")
+    args = parser.parse_args()
+    summary, jobs = run(args.repo.resolve(), args.scale, args.cores, args.keep)
+    summary["label"] = args.label
+    history = pd.read_csv(CSV) if CSV.exists() else pd.DataFrame()
+    history = pd.concat([history, pd.DataFrame([summary])], ignore_index=True)
+    history.to_csv(CSV, index=False)
+    write_markdown(history, jobs, args.label or summary["when"])
+    print(summary)
+    print(jobs.groupby(["paper", "family"])[["seconds", "work", "startup"]].sum().round(1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""The verdict guards (dpbandits.guards, issue 15): each guard triggers on a synthetic row that
+needs it, a row a registry guard covers must carry its evidence, the reasons come from the fixed
+vocabulary, and the evidence helpers compute what they say."""
+
+from __future__ import annotations
+
+import pytest
+
+from dpbandits import guards
+from dpbandits.claims import REASONS, Claim, Evidence
+from dpbandits.guards import GuardError, judge
+from dpbandits.registry import Guard
+
+
+def row(verdict="PASS", kind="theorem", check_id="X-1", value=1.0, lo=0.9, hi=1.1, **evidence) -> Claim:
+    ev = Evidence(**evidence) if evidence else None
+    return Claim("online", check_id, "Thm 1", kind, "a claim", "a statistic", value, lo, hi, "a criterion",
+                 verdict, 10, "smoke", evidence=ev)
+
+
+def test_a_pass_without_power_is_no_power_and_says_why():
+    out = judge(row("PASS"))
+    assert (out.verdict, out.reason) == ("INCONCLUSIVE", "no_power")
+    assert "no_power" in out.claim and "PASS on its own criterion" in out.claim
+
+
+@pytest.mark.parametrize("power", ["FAIL", "test"])
+def test_a_pass_with_power_is_supported(power):
+    out = judge(row("PASS", power=power, power_note="slope 1 (linear regret)"))
+    assert (out.verdict, out.reason) == ("PASS", "supported")
+    assert out.claim.endswith("[power: slope 1 (linear regret)]")  # the evidence is shown
+
+
+def test_a_pass_whose_alternative_also_passes_has_no_power():
+    out = judge(row("PASS", power="PASS", power_note="the trivial policy"))
+    assert out.reason == "no_power" and "gives PASS on the alternative (the trivial policy)" in out.claim
+
+
+@pytest.mark.parametrize("verdict", ["PASS", "FAIL"])
+def test_a_rate_before_its_regime_is_pre_asymptotic(verdict):
+    out = judge(row(verdict, regime=False, regime_note="per-round regret 1.00 x uniform", power="FAIL"))
+    assert (out.verdict, out.reason) == ("INCONCLUSIVE", "pre_asymptotic")
+    assert "per-round regret 1.00 x uniform" in out.claim
+
+
+@pytest.mark.parametrize("verdict", ["PASS", "FAIL"])
+def test_an_ordering_of_tied_curves_has_no_power(verdict):
+    out = judge(row(verdict, floor=True, floor_note="every curve at the uniform policy's regret", power="FAIL"))
+    assert (out.verdict, out.reason) == ("INCONCLUSIVE", "no_power")
+
+
+@pytest.mark.parametrize("verdict", ["PASS", "FAIL"])
+def test_a_real_data_claim_on_surrogate_data_never_passes_or_fails(verdict):
+    out = judge(row(verdict, data="surrogate", claim_on="real", power="FAIL"))
+    assert (out.verdict, out.reason) == ("INCONCLUSIVE", "surrogate_data")
+
+
+def test_fail_reasons_follow_the_kind():
+    assert judge(row("FAIL", kind="erratum")).reason == "erratum"
+    assert judge(row("FAIL", kind="figure")).reason == "not_reproduced"
+    assert judge(row("FAIL", kind="theorem")).reason == "contradicted"
+    assert judge(row("INCONCLUSIVE")).reason == "undecided"
+    assert judge(row("REPORT", kind="report")).reason == "informational"
+
+
+@pytest.mark.parametrize("kind", ["control", "sanity", "identity"])
+def test_rows_that_are_not_paper_claims_are_validated_or_violated(kind):
+    assert judge(row("PASS", kind=kind)).reason == "validated"  # no power needed: not a paper claim
+    assert judge(row("FAIL", kind=kind)).reason == "violated"
+
+
+def test_every_reason_belongs_to_its_verdict():
+    with pytest.raises(ValueError, match="does not go with"):
+        Claim("online", "X", "s", "theorem", "c", "s", 1.0, 1.0, 1.0, "c", "PASS", 1, "smoke", reason="erratum")
+    assert set(REASONS) == {"PASS", "FAIL", "INCONCLUSIVE", "REPORT"}
+
+
+def test_registry_guards_demand_their_evidence():
+    with pytest.raises(GuardError, match="evidence.regime"):
+        judge(row("FAIL", check_id="T-2.6a-EPS2"), [Guard(rows="T-2.6a-EPS*", regime="below the uniform policy")])
+    with pytest.raises(GuardError, match="evidence.floor"):
+        judge(row("PASS", check_id="F7a-ORDER"), [Guard(rows="*ORDER", compares=True)])
+    with pytest.raises(GuardError, match="evidence.data"):
+        judge(row("FAIL", check_id="T2-AUX"), [Guard(rows="T2-*", claim_on="real")])
+    # a row the guard does not cover, a REPORT, a control: nothing demanded
+    assert judge(row("FAIL", check_id="OTHER"), [Guard(rows="T-*", regime="x")]).reason == "contradicted"
+    assert judge(row("REPORT", kind="report", check_id="T-1"), [Guard(regime="x")]).reason == "informational"
+    # the registry's alternative is recorded as the power note
+    out = judge(row("PASS", power="FAIL"), [Guard(alternative="slope 1")])
+    assert out.evidence.power_note == "slope 1"
+
+
+def test_shifted_ci_power():
+    # a slope 0.60 [0.55, 0.65] judged "CI upper end < 0.95": at the alternative slope 1 the same CI
+    # would be [0.95, 1.05]: FAIL -> power
+    ev = guards.shifted_ci_power(0.60, 0.50, 0.70, 1.0, band_hi=0.95)
+    assert ev["power"] == "INCONCLUSIVE"  # too wide: could not tell slope 1 from the band
+    assert guards.shifted_ci_power(0.60, 0.58, 0.62, 1.0, band_hi=0.95)["power"] == "FAIL"
+
+
+def test_rate_power():
+    assert guards.rate_power(1000, 0.05, 0.10)["power"] == "FAIL"  # twice the limit is seen at n = 1000
+    assert guards.rate_power(20, 0.05, 0.10)["power"] != "FAIL"  # ... not at n = 20
+
+
+def test_below_trivial_and_tied():
+    assert guards.below_trivial(0.6, 0.55, 0.65)["regime"] is True
+    ev = guards.below_trivial(1.0, 0.98, 1.02, needed="n >~ 1e7")
+    assert ev["regime"] is False and "n >~ 1e7" in ev["regime_note"]
+    assert guards.tied([0.414, 0.415, 0.414], [0.002] * 3, floor=0.414)["floor"] is True
+    assert guards.tied([0.414, 0.30, 0.20], [0.002] * 3, floor=0.414)["floor"] is False
+    assert guards.tied([1.0, 1.0], [0.0, 0.0])["floor"] is True
+
+
+def test_significant():
+    assert guards.significant(0.001)["power"] == "test"
+    assert guards.significant(0.2)["power"] is None
+
+
+def test_ci_verdict():
+    assert guards.ci_verdict(0.1, 0.2, 0.0, 1.0) == "PASS"
+    assert guards.ci_verdict(1.1, 1.2, 0.0, 1.0) == "FAIL"
+    assert guards.ci_verdict(0.9, 1.2, 0.0, 1.0) == "INCONCLUSIVE"
+    assert guards.ci_verdict(0.2, 0.5, band_hi=1.0) == "PASS"  # one-sided
