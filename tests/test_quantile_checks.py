@@ -10,6 +10,7 @@ import pytest
 
 from dpbandits import registry
 from dpbandits.experiments import quantile as qexp
+from dpbandits.guards import judge_all
 from dpbandits.quantile import audits
 
 pytestmark = pytest.mark.xdist_group("quantile_checks")
@@ -37,6 +38,14 @@ def run(check, tables, **replace):
     return {c.check_id: c.verdict for c in out.claims}
 
 
+def judged(check, tables, **replace):
+    """The rows of a check after the registry's guards (dpbandits.guards), by id."""
+    spec = ALL[check]
+    data = {d: replace.get(d, tables[d]).copy() for d in spec.inputs}
+    out = spec.load()(data, np.random.default_rng(0), 300, "smoke")
+    return {c.check_id: c for c in judge_all(out.claims, spec.guards, check)}
+
+
 def test_every_check_runs_and_the_exact_ones_pass(tables):
     verdicts = {}
     for check in ALL:
@@ -58,9 +67,11 @@ def _scale_column(t, column, factor, where=None):
 
 
 def test_a10_fails_when_one_path_differs(tables):
-    t = tables["invariance"].copy()
-    t.loc[t.index[-1], "n_final"] += 1
-    assert run("A10", tables, invariance=t)["A10"] == "FAIL"
+    for alg, cid in (("seq", "A10"), ("dp_seq_reference", "A10-DP")):
+        t = tables["invariance"].copy()
+        t.loc[t.index[t["algorithm"] == alg][-1], "n_final"] += 1
+        v = run("A10", tables, invariance=t)
+        assert v[cid] == "FAIL" and v[{"A10": "A10-DP", "A10-DP": "A10"}[cid]] == "PASS"
 
 
 def test_a11_fails_on_inconsistent_records(tables):
@@ -93,11 +104,33 @@ def test_b6_fails_when_delta_does_not_matter(tables):
     assert run("B6", tables, delta_scaling=t)["B6"] == "FAIL"
 
 
-def test_b7_fails_below_the_lower_bound(tables):
-    t = tables["lower_bound"].copy()
-    t["pulls"] = t["pulls"].apply(lambda p: np.ones_like(np.asarray(p)))
-    v = run("B7", tables, lower_bound=t)
-    assert v["B7-PAPER"] == "FAIL" and v["B7-KL"] == "FAIL"
+def test_b7_tests_the_bound_on_the_sprt_oracle(tables):
+    """Theorem 5's bound is tested on the SPRT oracle (near the bound), not on SEQ (far above):
+    the bound holds, a bound ten times as large FAILs, and SEQ's pulls do not decide the rows."""
+    spec = ALL["B7"]
+    data = {"lower_bound": tables["lower_bound"].copy()}
+    v = {c.check_id: c for c in spec.load()(data, np.random.default_rng(0), 300, "smoke").claims}
+    assert v["B7-PAPER"].verdict == v["B7-KL"].verdict == "PASS" and v["B7-SEQ"].verdict == "REPORT"
+    assert v["B7-KL"].evidence.power == "FAIL" and 1 < v["B7-KL"].value < 4
+    big = {c.check_id: c.verdict for c in spec.load()(data, np.random.default_rng(0), 300, "smoke", 10.0).claims}
+    assert big["B7-PAPER"] == big["B7-KL"] == "FAIL"
+    data["lower_bound"]["pulls"] = data["lower_bound"]["pulls"].apply(lambda p: np.ones_like(np.asarray(p)))
+    seq_below = {c.check_id: c.verdict for c in spec.load()(data, np.random.default_rng(0), 300, "smoke").claims}
+    assert seq_below["B7-KL"] == "PASS"
+
+
+def test_sprt_oracle_is_delta_correct_and_near_the_kl_bound():
+    """The oracle errs with probability <= delta under nu^(1) (Wald's inequalities) and needs
+    about log((K - 1)/delta) / KL samples per suboptimal arm, within a factor 4 of the KL bound."""
+    from dpbandits.quantile.analytic_checks import kl_mix
+    from dpbandits.quantile.seq_checks import sprt_oracle
+
+    rng = np.random.default_rng(3)
+    for k, gamma in ((2, 0.05), (4, 0.08)):
+        pulls, err = sprt_oracle(gamma, k, 0.05, 3000, rng)
+        assert pulls.shape == (3000, k - 1) and err <= 0.05 + 3 * np.sqrt(0.05 / 3000)
+        ratio = pulls.mean() / (np.log(1 / 0.2) / float(kl_mix(gamma)))
+        assert 1.2 < ratio < 4.0
 
 
 def test_b8_fails_if_zero_gap_runs_terminate(tables):
@@ -188,3 +221,95 @@ def test_audit_catches_its_control_and_a_broken_mechanism():
     assert v == {"AUDIT-DPSEQ": "PASS", "AUDIT-DPSEQ-CONTROL": "PASS"}
     broken = audits.audit_dp_seq(1.0, 60_000, rng, 0.999, noise_multiplier=0.25)
     assert broken.refuted
+
+
+# ---------------------------------------------------------------------------------------------
+# the guards on the simulation checks (issue 15)
+
+
+def test_every_guarded_row_carries_its_evidence(tables):
+    """Judging every check's rows through its registry guards raises no GuardError, rows that are
+    not claims of the paper are validated, and no paper PASS lacks power."""
+    for check in ALL:
+        for cid, row in judged(check, tables).items():
+            if row.kind in ("identity", "control", "sanity"):
+                assert row.reason in ("validated", "violated", "undecided"), cid
+            elif row.verdict == "PASS":
+                assert row.evidence.power in ("FAIL", "test"), cid
+
+
+def test_identities_are_not_claims_of_the_paper(tables):
+    rows = {**judged("A11", tables), **judged("B13", tables), **judged("F2", tables), **judged("F4A", tables)}
+    for cid in ("A11", "B13-FORMULA", "F2-IDENTITY", "F4A-IDENTITY"):
+        assert rows[cid].kind == "identity" and (rows[cid].verdict, rows[cid].reason) == ("PASS", "validated")
+    t = tables["pac"].copy()
+    t.at[t.index[0], "pulls"] = np.asarray(t.at[t.index[0], "pulls"]) + 1
+    assert judged("A11", tables, pac=t)["A11"].reason == "violated"
+
+
+def test_a_dp_scaling_claim_outside_its_regime_is_pre_asymptotic(tables):
+    """B12's 1/eps law is claimed where the privacy term sets the epoch sizes; at eps x 1e4 the
+    non-private term does, so the row is INCONCLUSIVE (pre_asymptotic) whatever the slope."""
+    row = judged("B12", tables)["B12"]
+    assert row.evidence.regime is True
+    t = tables["dp_eps"].copy()
+    t["epsilon"] = t["epsilon"] * 1e4
+    row = judged("B12", tables, dp_eps=t)["B12"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "pre_asymptotic")
+
+
+def test_epoch_allowance_widens_zero_spread_slopes_and_shrinks_with_runs(tables):
+    """Every run of the smoke DP design leaves at the same epochs: the slope's CI is not of zero
+    width, and ten times as many identical runs narrow it."""
+    row = judged("B12", tables)["B12"]
+    assert row.ci_high - row.ci_low > 1e-3 and "same epochs" in row.claim
+    many = pd.concat([tables["dp_eps"]] * 10, ignore_index=True)
+    wide = judged("B12", tables, dp_eps=many)["B12"]
+    assert wide.ci_high - wide.ci_low < row.ci_high - row.ci_low
+
+
+def test_a_comparison_tied_at_the_cap_has_no_power(tables):
+    t = tables["disc_grid"].copy()
+    t["terminated"] = False
+    row = judged("F2", tables, disc_grid=t)["F2-EQUAL"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power")
+
+
+def test_a_figure_reading_that_fails_is_not_reproduced(tables):
+    t = _scale_column(tables["disc_grid"], "n_final", 3, lambda x: x["b"] == 1e-5)
+    row = judged("F2", tables, disc_grid=t)["F2-EQUAL"]
+    assert (row.verdict, row.reason) == ("FAIL", "not_reproduced")
+    t = tables["gap_scaling"].copy()
+    t["n_final"] = (100 / t["a"]).astype(np.int64) + t["run"]
+    assert judged("B5", tables, gap_scaling=t)["B5-GAP-DISC"].reason == "contradicted"
+
+
+def test_an_identity_that_could_not_fail_has_no_power(tables):
+    """A10-DP: DP-SEQ's records on these instances are alike whatever the random numbers (every
+    run leaves at the same epochs), so their identity under monotone maps is no_power."""
+    rows = judged("A10", tables)
+    assert (rows["A10"].verdict, rows["A10"].reason) == ("PASS", "supported")
+    assert (rows["A10-DP"].verdict, rows["A10-DP"].reason) == ("INCONCLUSIVE", "no_power")
+
+
+def test_f3_constant_is_judged_at_every_delta(tables):
+    """C-MEDIAN: PASS only if the reading holds at every delta of the grid (the paper never
+    states delta); a constant far from 3/2 at every delta FAILs (not reproduced)."""
+    t = tables["disc_grid"].copy()
+    t["n_final"] = (t["n_final"] * 20).astype(np.int64)
+    row = judged("F3B", tables, disc_grid=t)["F3B-C-MEDIAN"]
+    assert (row.verdict, row.reason) == ("FAIL", "not_reproduced") and "delta = 0.01" in row.claim
+
+
+def test_f4b_gap_claim_needs_both_readings(tables):
+    """'The private-non-private gap decreases as q decreases': the specification chose the
+    absolute-difference reading after its pilot, so the row is supported only when the ratio
+    reading (the vertical gap of a log-scale plot) agrees, and undecided when they disagree."""
+    d = tables["fig4_lower"]
+    seq = tables["logn10_seq"].groupby("q")["total_pulls"].mean()
+    assert seq[0.85] < 0.9 * seq[0.9]  # SEQ costs more at q = 0.9: the two readings can disagree
+    both = _law(d, 1e6 / d["epsilon"] * (1 + 3 * (d["q"] > 0.86)))
+    assert judged("F4B", tables, fig4_lower=both)["F4B-ABSDIFF"].verdict == "PASS"
+    split = _law(d, 1e6 / d["epsilon"] * (1 + 0.1 * (d["q"] > 0.86)))
+    row = judged("F4B", tables, fig4_lower=split)["F4B-ABSDIFF"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "undecided")

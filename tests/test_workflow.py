@@ -48,9 +48,9 @@ EXPECTED = [f"{R}/{rel}" for rel in [
 ]]
 
 QUANTILE_CLAIMS = {
-    "A1", "A2", "A3", "A3-CONSTRUCT", "A4", "A5", "A7", "A7-CONST", "A7-VALID", "A8", "A9", "A10", "A11",
+    "A1", "A2", "A3", "A3-CONSTRUCT", "A4", "A5", "A7", "A7-CONST", "A7-VALID", "A8", "A9", "A10", "A10-DP", "A11",
     "AUDIT-DPSEQ", "AUDIT-DPSEQ-CONTROL", "B1", "B2", "B3", "B4", "B5-RATE-DISC", "B5-RATE-ZG",
-    "B5-GAP-DISC", "B5-GAP-ZG", "B5-C-DISC", "B5-C-ZG", "B6", "B6-LINEAR", "B7-PAPER", "B7-KL", "B8",
+    "B5-GAP-DISC", "B5-GAP-ZG", "B5-C-DISC", "B5-C-ZG", "B6", "B6-LINEAR", "B7-PAPER", "B7-KL", "B7-SEQ", "B8",
     "B9", "B10", "B11-EPOCHSUM", "B11-PAPER", "B12", "B13-PRIVATE", "B13-NONPRIVATE", "B13-FORMULA", "B14-DP",
     "B14-SEQ", "B15", "B15-PAC", "F1", "F2-IDENTITY", "F2-EQUAL", "F2-MONOTONE", "F2-CORRECT",
     "F3A-C-RANGE", "F3A-C-MEDIAN", "F3A-CORRECT", "F3A-BOUND", "F3A-REPORT", "F3B-C-RANGE",
@@ -148,6 +148,8 @@ def test_output_contract(smoke_run):
     assert qv["A7"] == "FAIL" and qv["A7-CONST"] == qv["A9"] == qv["A10"] == qv["A11"] == "PASS"
     assert qv["F2-IDENTITY"] == qv["F4A-IDENTITY"] == qv["AUDIT-DPSEQ"] == "PASS"
     assert (quantile[quantile.kind == "erratum"].check_id == "A7").all()
+    qr = dict(zip(quantile.check_id, quantile.reason, strict=True))
+    assert qr["A7"] == "erratum" and qr["A11"] == qr["B13-FORMULA"] == "validated"  # an identity, not a claim
     md = (work / f"{R}/claims.md").read_text()
     assert all(cid in md for cid in claims.check_id)
     assert "Saha & Asi" in md and "Nikolakakis" in md and "Ma, Jiang, Zhao, Yang & Yu" in md

@@ -10,7 +10,8 @@ Max-Q and QLUCB but runs none of them, and never uses Cauchy arms.
   (derived and observed); q = 0.3 is therefore reported as a control, and the ">= 95% censored"
   criterion is applied at q = 1/2 only.
 * D2: SEQ vs QPAC (both variants) and QLUCB at eps = 0, Max-Q at eps = Delta / 2: an
-  informational table (verdict REPORT) of mean pulls and error rates.
+  informational table (kind and verdict REPORT: not claims of the paper) of mean pulls and error
+  rates.
 * D3 (claim C2 beyond log-normal): SEQ on Cauchy arms is delta-PAC (B3-style) and its samples
   track Theorem 4's rate B(Delta) (B5-style log-log slope in [0.9, 1.1], per q).
 """
@@ -23,13 +24,22 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.checks import CheckOutput, ScalingFigure, fit_row, lower_verdict, series_points
-from dpbandits.quantile._common import claim, no_event_claim, rate_claim, rate_family, slope_claim
-from dpbandits.quantile.seq_checks import gaps_of
+from dpbandits.quantile._common import (
+    ci_test,
+    claim,
+    no_event_claim,
+    rate_claim,
+    rate_family,
+    slope_claim,
+    uncensored_regime,
+)
+from dpbandits.quantile.seq_checks import extra_log_slope, gaps_of
 from dpbandits.stats import clopper_pearson, loglog_slope
 
 __all__ = ["baseline_table", "table_display", "check_d1", "check_d2", "check_d3"]
 
 ADDITION = "addition, not in the paper"
+C5 = "claim C5 of the paper; the experiment is an addition, not in the paper"
 LABELS = {"seq": "SEQ", "qpac_strict": "QPAC strict", "qpac_v2": "QPAC V2", "qlucb": "QLUCB", "max_q": "Max-Q"}
 ORDER = tuple(LABELS)
 
@@ -49,19 +59,20 @@ def check_d1(tables, rng, n_boot, scale) -> CheckOutput:
     sq = t[t["algorithm"] == "seq"]
     by_q = [r for _, r in sq.groupby("q", sort=True)]
     seq_claim = no_event_claim(
-        "D1-SEQ", f"Sec. IV-B (claim C5; {ADDITION})", "baseline",
+        "D1-SEQ", f"Sec. IV-B ({C5})", "baseline",
         "SEQ identifies the best arm of BERN12 at q = 1/2 (a flat level of the suboptimal CDF) and at q = 0.3",
         "errors or censored runs", [_errors(r) for r in by_q], [len(r) for r in by_q],
         [float(r["delta"].iloc[0]) for r in by_q], scale)
     strict = t[(t["algorithm"] == "qpac_strict") & np.isclose(t["q"], 0.5)]
     censored, n = int((~strict["terminated"]).sum()), len(strict)
     lo, hi = clopper_pearson(censored, n, 0.05)
+    verdict = lower_verdict(float(lo), float(hi), 0.95)
     strict_claim = claim(
-        "D1-QPAC", f"Sec. I, IV-B (claim C5; {ADDITION})", "baseline",
+        "D1-QPAC", f"Sec. I, IV-B ({C5})", "baseline",
         f"QPAC (Szorenyi et al. 2015) at eps = 0 with the strict selection rule does not terminate on BERN12 at "
         f"q = 1/2: {censored} of {n} runs reach the cap of {cap} rounds",
-        "censored fraction (CP CI)", censored / n, float(lo), float(hi), ">= 0.95", lower_verdict(float(lo), float(hi), 0.95),
-        n, scale)
+        "censored fraction (CP CI)", censored / n, float(lo), float(hi), ">= 0.95", verdict,
+        n, scale).with_evidence(**ci_test(verdict, "'censored fraction >= 0.95' (CP)"))
     parts = []
     for (alg, q), rows in t[t["algorithm"] != "seq"].groupby(["algorithm", "q"], sort=True):
         done = rows[rows["terminated"]]
@@ -109,7 +120,7 @@ def check_d2(tables, rng, n_boot, scale) -> CheckOutput:
         eps = "Delta/2" if alg == "max_q" else "0"
         errors = int(round(float((r["error_rate"] * r["runs"]).sum())))
         claims.append(claim(
-            f"D2-{alg.upper().replace('_', '-')}", f"Spec 5, 6.4 ({ADDITION})", "baseline",
+            f"D2-{alg.upper().replace('_', '-')}", f"Spec 5, 6.4 ({ADDITION})", "report",
             f"{LABELS[alg]} (eps = {eps}) vs SEQ on GAUSS ratio 2 (q = 0.7, 0.9) and DISC q = 0.4 (Delta = 0.05, 0.1), "
             f"delta = 0.05, same reward streams: mean total pulls / SEQ's per instance "
             f"{', '.join(f'{x:.2f}' for x in r['ratio_to_seq'])}; {errors} errors or censored runs in "
@@ -140,10 +151,10 @@ def check_d3(tables, rng, n_boot, scale) -> CheckOutput:
     cells = [r for _, r in t.groupby(["q", "a"], sort=True)]
     fam = rate_family([_errors(r) for r in cells], [len(r) for r in cells], [float(r["delta"].iloc[0]) for r in cells])
     claims = [rate_claim(
-        "D3-PAC", f"Thm 3 (claim C2; {ADDITION})", "theorem",
+        "D3-PAC", f"Thm 3 (claim C2; the Cauchy instance is an {ADDITION})", "theorem",
         "SEQ is delta-PAC on heavy-tailed Cauchy(shift) vs Cauchy(0) arms, shift in {0.25, 0.5, 1, 2}, q in {0.5, 0.75}, "
         f"delta = 0.05 ({fam.total_events} errors or censored runs in {fam.total_runs})",
-        "worst error rate / delta (CP CI)", fam, scale)]
+        "worst error rate / delta (CP bounds, Bonferroni)", fam, scale)]
     points, fits = [], []
     for q, rows in t.groupby("q", sort=True):
         by_shift = sorted(rows.groupby("a"), key=lambda kv: kv[0])
@@ -156,10 +167,12 @@ def check_d3(tables, rng, n_boot, scale) -> CheckOutput:
         note = f"; {censored} censored runs" if censored else ""
         name = f"q = {q:g}"
         claims.append(slope_claim(
-            f"D3-SLOPE-Q{round(100 * q)}", f"Thm 4 (claim C2; {ADDITION})", "theorem",
+            f"D3-SLOPE-Q{round(100 * q)}", f"Thm 4 (claim C2; the Cauchy instance is an {ADDITION})", "theorem",
             f"Cauchy arms, q = {q:g}: SEQ's mean per-arm samples grow like (log(K/delta) + log(1/Delta)) / Delta^2 "
             f"(Delta from {gaps.max():.3f} to {gaps.min():.3f}){note}",
-            "log-log slope of mean n on B(Delta)", fit, (0.9, 1.1), len(rows), scale))
+            "log-log slope of mean n on B(Delta)", fit, (0.9, 1.1), len(rows), scale,
+            alternative=(extra_log_slope(rate, rate, gaps), "one more factor log(1/Delta)")).with_evidence(
+                **uncensored_regime(rows["terminated"])))
         points.append(series_points(name, rate, groups, rng, n_boot))
         fits.append(fit_row(name, fit, rate, 1.0))
     fig = ScalingFigure("check_D3", "D3 (addition): SEQ on Cauchy arms vs Theorem 4's rate",
