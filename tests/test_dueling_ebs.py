@@ -415,8 +415,14 @@ def test_a3_fails_when_the_r1_stream_lengths_depend_on_o(monkeypatch):
     from dpbandits.dueling import audits
 
     rng = np.random.default_rng(0)
-    assert {c.check_id: c.verdict for c in audits.check_a3(rng, "smoke", 2, horizon=600)} == \
-        {"A3": "PASS", "A3-LITERAL": "FAIL"}
+    rows = audits.check_a3(rng, "smoke", 2, horizon=600)
+    # A3 is the engine's bookkeeping (identity); the own-index reading's leak is its negative
+    # control, validated when the trace sees it (not an erratum of the paper's text)
+    assert {c.check_id: (c.kind, c.verdict) for c in rows} == \
+        {"A3": ("identity", "PASS"), "A3-LITERAL": ("control", "PASS")}
     monkeypatch.setattr(audits, "_length_reveals_o", lambda trace: True)
     verdicts = {c.check_id: c.verdict for c in audits.check_a3(rng, "smoke", 2, horizon=600)}
     assert verdicts["A3"] == "FAIL"
+    monkeypatch.setattr(audits, "_length_reveals_o", lambda trace: False)  # a trace blind to the leak
+    verdicts = {c.check_id: c.verdict for c in audits.check_a3(rng, "smoke", 2, horizon=600)}
+    assert verdicts["A3-LITERAL"] == "FAIL"
