@@ -9,8 +9,14 @@ Regret is in utility units (R^util, Eq. (2), the unit of Theorem 3). Overheads a
 index: private and non-private runs of a cell share their seeds (common random numbers).
 
 Claim ids: C1, C2, C2-STRESS, C2-LAMBDA, C3, C4, C4-PAPER, C5-SLOPE, C5-RATIO, C6-MONOTONE,
-C6-SLOPE, C6-D2, C6-PLATEAU, C7, C7-ACCT, C8, C9, C9-PAPER, C10, C10-PAPER-<instance>,
+C6-SLOPE-<instance>, C6-D2, C6-PLATEAU, C7, C7-ACCT, C8, C9, C9-PAPER, C10, C10-PAPER-<instance>,
 C11-<KAPPA>-<T0>.
+
+Kinds: C1, C8 and C9 hold by construction of the engine's phase schedule and regret accounting
+(identity); C10 is a sanity bar of the specification (sanity). Power of the zero-failure rules:
+the same rule on the C2-STRESS runs (phase lengths x c) for C2 and C3, on the paper's 2 xi_l
+threshold for C4. Regimes: the fit window for C5, R(inf) in the sqrt(T) regime for C6-SLOPE-*,
+committed cells for C7. Every slope CI includes lack of fit (:mod:`dpbandits.stats.slopes`).
 """
 
 from __future__ import annotations

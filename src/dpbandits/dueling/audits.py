@@ -7,16 +7,21 @@ differing in one entry. The released output is the duel sequence; the audits obs
 post-processing of it (Algorithm 1: the elimination history; Algorithm 2: the surviving set D_2),
 so a lower bound on the privacy loss of the observed codes is one for the algorithm.
 
-* A3: on logged runs of the reference engine (F3, K = 8), every o_t enters at most 2 counter
-  elements, all in counter a_t, with coefficients +-1, and the stream lengths do not depend on o
-  given the actions (the r1 fix). The literal own-index reading of step 4 (push only when
-  o_t = 1) makes a stream's length depend on o: erratum 7, its leak.
-* A4: every o_t of a completed phase enters exactly one noisy pair sum, with Lap(1/eps).
+* A3 (identity: the engine's bookkeeping, the premise of the privacy argument): on logged runs of
+  the reference engine (F3, K = 8), every o_t enters at most 2 counter elements, all in counter
+  a_t, with coefficients +-1, and the stream lengths do not depend on o given the actions (the r1
+  fix). An own-index reading of step 4 (push only when o_t = 1) makes a stream's length depend on
+  o (spec erratum 7); the paper's text does not say what a counter receives when o_t = 0, and with
+  one element per left play there is no leak, so that reading is A3's negative control
+  (A3-LITERAL, kind control), not an erratum of the paper.
+* A4 (identity): every o_t of a completed phase enters exactly one noisy pair sum; A4-NOISE
+  (privacy): the noise added is Lap(1/eps).
 * A5, Algorithm 1: K = 3, T = 64, audit widths (rho / sqrt(n), so counter noise decides the
   eliminations), neighbours flip o_t at t in {1, 8, 32}; control (i): counters without noise.
-  Control (ii), the literal variant, on the spec's targeted set-up: K = 2, T = 8, all-ones o-table,
-  the neighbour zeroes arm 1's left-play win at round 5 or 7; the r1 variant on the same set-up
-  must stay below eps.
+  Control (ii), the own-index variant (A5-LITERAL, kind control), on the spec's targeted set-up:
+  K = 2, T = 8, all-ones o-table, the neighbour zeroes arm 1's left-play win at round 5 or 7; the
+  r1 variant on the same set-up must stay below eps (A5-R1, whose power is that control).
+  Negative controls are rows of kind control; each audit row carries its control as its power.
 * A5, Algorithm 2: d = 2, K = 3, phase 1 of about 20 rounds, one o_t flipped; control: Laplace
   scale x 0.05.
 """
