@@ -111,9 +111,12 @@ def check_c2(tables, rng, n_boot, scale) -> CheckOutput:
         if hi <= 0.05:
             smallest = c
     worst = max(rows, key=lambda r: r[1])
-    # power of the zero-failure rule: the same rule on phases too short (the stress multipliers)
+    # power of the zero-failure rule: the same rule on phases too short (the stress multipliers;
+    # the multiplier with the most exceedances, the shortest phases if none has any)
+    alt = max(rows, key=lambda r: (r[4], -r[0]))
     claims[0] = claims[0].with_evidence(**counted_power(
-        worst[4], worst[5], f"alternative: phase lengths x{worst[0]:g} (the C2-STRESS runs), phases with eDelta_l > xi_l"))
+        alt[4], alt[5], f"alternative: phase lengths x{alt[0]:g} (the C2-STRESS runs; largest eDelta_l / xi_l there "
+                        f"{float(st.loc[st['multiplier'] == alt[0], 'edelta_over_xi'].max()):.3g}), phases with eDelta_l > xi_l"))
     claims.append(_claim("C2-STRESS", "Cor 2", "report",
                          f"How conservative the phase lengths are: smallest multiplier c_p = c_s with exceedance CP upper bound <= 0.05 is {smallest:g} (grid {', '.join(f'{r[0]:g}' for r in rows)})",
                          f"exceedance rate at the smallest multiplier {worst[0]:g}", worst[1], worst[2], worst[3],
@@ -137,7 +140,7 @@ def check_c3(tables, rng, n_boot, scale) -> CheckOutput:
     if "stress" in tables:
         st = tables["stress"]["phases"]
         lost = st.groupby("multiplier")["best_retained"].apply(lambda b: int((~b).sum()))
-        c = float(lost.idxmax())
+        c = float(lost.idxmax()) if lost.max() > 0 else float(lost.index.min())  # else the shortest phases
         claim = claim.with_evidence(**counted_power(
             int(lost.max()), int((st["multiplier"] == c).sum()),
             f"alternative: phase lengths x{c:g} (the C2-STRESS runs), phases after which x* is gone"))
