@@ -145,3 +145,59 @@ def test_b5_naive_slope_ignores_runs_cut_off_by_the_horizon(good):
     out = ALG1["B5"].load()(bad, np.random.default_rng(1), 400, "smoke")
     row = next(c for c in out.claims if c.check_id == "B5-NAIVE")
     assert row.verdict == "PASS" and "K = 16, 32 excluded" in row.claim
+
+
+# ---------------------------------------------------------------------------------------------
+# The guards (dpbandits.guards) on these checks, with the registry's Guard records
+
+
+def _judged(check, tables):
+    from dpbandits.guards import judge_all
+
+    spec = ALG1[check]
+    out = spec.load()(tables, np.random.default_rng(1), 400, "smoke")
+    return {c.check_id: c for c in judge_all(out.claims, spec.guards, check)}
+
+
+def test_scaling_pass_with_power_is_supported(good):
+    row = _judged("B4", good)["B4"]
+    assert (row.verdict, row.reason) == ("PASS", "supported")
+    assert row.evidence.regime is True and row.evidence.power == "FAIL"
+
+
+def test_rate_before_its_regime_is_pre_asymptotic(good):
+    # no run commits by T: B3's log T window (T >= 4x the median commit) is empty, and B4's
+    # overhead is cut off by the horizon
+    bad = {k: v.assign(commit_time=-1) for k, v in good.items()}
+    rows = {**_judged("B3", bad), **_judged("B4", bad)}
+    for cid in ("B3-SLOPE", "B3-RATIO", "B4"):
+        assert (rows[cid].verdict, rows[cid].reason) == ("INCONCLUSIVE", "pre_asymptotic"), rows[cid]
+        assert "pre_asymptotic" in rows[cid].claim
+
+
+def test_tied_comparison_has_no_power(good):
+    # the naive split exactly as costly as the paper's design: the comparison is tied
+    bad = {k: v.copy() for k, v in good.items()}
+    t = bad["k_grid"]
+    for k in t["K"].unique():
+        paper = t[(t["variant"] == "r1") & (t["K"] == k)].sort_values("run")["regret_pref"].to_numpy()
+        t.loc[(t["variant"] == "naive") & (t["K"] == k), "regret_pref"] = paper
+    row = _judged("B5", bad)["B5-NAIVE-GAP"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power") and row.evidence.floor
+
+
+def test_lower_bound_tested_far_above_it_has_no_power(good):
+    row = _judged("B7", good)["B7-LEMMA11"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power")
+
+
+def test_pass_without_power_is_no_power(good):
+    # synthetic eliminations far below every count: the same rule passes the count without its
+    # private term too, so B2's PASS shows nothing
+    row = _judged("B2", good)["B2"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power") and row.evidence.power == "PASS"
+
+
+def test_sanity_bar_is_not_a_paper_claim():
+    row = _judged("B8", synthetic_tables(baseline_factor=100.0))["B8"]
+    assert (row.kind, row.verdict, row.reason) == ("sanity", "FAIL", "violated")

@@ -140,3 +140,50 @@ def test_c7_c8_leave_out_cells_that_did_not_commit(check, tables):
     verdicts, out = _run(check, bad)
     assert verdicts[check] == "INCONCLUSIVE" and out.figure is not None
     assert "left out" in out.claims[0].claim
+
+
+def _judged(check, tables):
+    from dpbandits.guards import judge_all
+
+    spec = ALG2[check]
+    names = {name.split("/")[0] for name in spec.inputs}
+    out = spec.load()({d: tables[d] for d in names}, np.random.default_rng(0), 200, "smoke")
+    return {c.check_id: c for c in judge_all(out.claims, spec.guards, check)}
+
+
+def test_c6_rate_outside_the_sqrt_t_regime_is_pre_asymptotic(tables):
+    """rho - 1 decays like T^-1/2, but R(inf) grows like T^0.2 (not the sqrt(T) regime where
+    Theorem 3's two terms predict T^-1/2): the rate row is out of its regime, not judged."""
+    bad = _with_private_overhead(tables, lambda t: 1e3 / np.sqrt(t))
+    runs = bad["dense"]["runs"]
+    runs["regret_util"] = runs["regret_util"] / runs["horizon"] ** 0.3  # both, so rho is unchanged
+    rows = _judged("C6", bad)
+    slopes = [r for cid, r in rows.items() if cid.startswith("C6-SLOPE")]
+    assert slopes and all((r.verdict, r.reason) == ("INCONCLUSIVE", "pre_asymptotic") for r in slopes), slopes
+    assert all(r.evidence.regime is False for r in slopes)
+
+
+def test_c6_in_its_regime_is_judged(tables):
+    bad = _with_private_overhead(tables, lambda t: 1e3 / np.sqrt(t))
+    runs = bad["dense"]["runs"]
+    runs["regret_util"] = np.sqrt(runs["horizon"].astype(float)) * np.where(np.isfinite(runs["epsilon"]),
+                                                                            1 + 1e3 / np.sqrt(runs["horizon"]), 1.0)
+    rows = _judged("C6", bad)
+    slopes = [r for cid, r in rows.items() if cid.startswith("C6-SLOPE")]
+    assert slopes and all(r.evidence.regime is True for r in slopes)
+    assert all((r.verdict, r.reason) == ("PASS", "supported") for r in slopes), slopes
+
+
+def test_c6_flat_price_of_privacy_is_not_a_fail(tables):
+    """A flat rho (no trend) was a FAIL whenever its Spearman correlation came out > 0; it is
+    INCONCLUSIVE unless rho increases significantly."""
+    rng = np.random.default_rng(3)
+    verdicts, out = _run("C6", _with_private_overhead(tables, lambda t: 0.5 + 1e-9 * rng.standard_normal(t.size)))
+    row = next(c for c in out.claims if c.check_id == "C6-MONOTONE")
+    assert row.verdict in ("INCONCLUSIVE", "PASS"), row
+
+
+def test_bookkeeping_rows_are_identities(tables):
+    for check, cid in (("C1", "C1"), ("C8", "C8"), ("C9", "C9")):
+        row = _judged(check, tables)[cid]
+        assert row.kind == "identity" and row.reason in ("validated", "violated", "undecided"), row

@@ -12,7 +12,7 @@ import seaborn as sns  # noqa: E402
 
 from dpbandits.io import atomic_path  # noqa: E402
 
-__all__ = ["apply_style", "save_figure", "algorithm_palette", "plot_scaling"]
+__all__ = ["apply_style", "save_figure", "algorithm_palette", "plot_scaling", "tidy_log_axis"]
 
 
 def apply_style() -> None:
@@ -68,4 +68,62 @@ def plot_scaling(figure, pdf_path: str | Path, png_path: str | Path) -> None:
     ax.set_ylabel(figure.ylabel)
     ax.set_title(figure.title, fontsize=9)
     ax.legend(fontsize=6.5, loc="best")
+    tidy_log_axis(ax, "x")
+    tidy_log_axis(ax, "y")
     save_figure(fig, pdf_path, png_path)
+
+
+_MAX_LOG_TICKS = 7  # labelled ticks per log axis, at most
+
+
+def _log_label(value: float, _pos=None) -> str:
+    """A short tick label: plain digits between 1e-3 and 1e4, else m x 10^e (10^e when m = 1)."""
+    import math
+
+    if value <= 0:
+        return ""
+    if 1e-3 <= value < 1e4:
+        return f"{value:g}"
+    exp = math.floor(math.log10(value) + 1e-9)
+    mant = value / 10**exp
+    if abs(mant - round(mant)) < 1e-6:
+        mant = round(mant)
+    return f"$10^{{{exp}}}$" if mant == 1 else f"${mant:g}\\times10^{{{exp}}}$"
+
+
+def tidy_log_axis(ax, which: str) -> None:
+    """Tick labels of a log axis that never overlap (matplotlib's default labels the minor ticks
+    of a short log axis, e.g. 3 x 10^0, 4 x 10^0, ..., which collide): labelled major ticks only,
+    at decades (three decades or more; every n-th decade beyond ``_MAX_LOG_TICKS``), at 1 and 3,
+    or at 1, 2 and 5 x 10^k on shorter axes; unlabelled minor ticks; short labels (plain digits
+    between 1e-3 and 1e4). Then, on the drawn figure, every other label is dropped until no two
+    labels touch."""
+    import math
+
+    from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
+
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    lo, hi = sorted(ax.get_xlim() if which == "x" else ax.get_ylim())
+    if lo <= 0 or hi <= lo:
+        return
+    decades = math.log10(hi / lo)
+    subs = ((1.0,) if decades >= 3 else (1.0, 3.0) if decades >= 1.6 else (1.0, 2.0, 5.0) if decades >= 0.6
+            else (1.0, 1.5, 2.0, 3.0, 5.0, 7.0))
+    ticks = [t for t in LogLocator(base=10, subs=subs, numticks=_MAX_LOG_TICKS + 1).tick_values(lo, hi)
+             if lo <= t <= hi]
+    while len(ticks) > _MAX_LOG_TICKS:  # keep the decades first, then thin evenly
+        decade = [t for t in ticks if abs(math.log10(t) - round(math.log10(t))) < 1e-9]
+        ticks = decade if 2 <= len(decade) < len(ticks) else ticks[::2]
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_major_formatter(FuncFormatter(_log_label))
+    axis.set_minor_locator(LogLocator(base=10, subs=tuple(range(1, 10)), numticks=100))
+    axis.set_minor_formatter(NullFormatter())
+    fig = ax.figure
+    for _ in range(6):
+        fig.canvas.draw()
+        labels = [lab for lab in axis.get_ticklabels() if lab.get_visible() and lab.get_text()]
+        boxes = [lab.get_window_extent().expanded(1.1, 1.2) for lab in labels]
+        if not any(a.overlaps(b) for a, b in zip(boxes, boxes[1:], strict=False)):
+            return
+        shown = [t for t in axis.get_majorticklocs() if lo <= t <= hi]
+        axis.set_major_locator(FixedLocator(shown[::2]))

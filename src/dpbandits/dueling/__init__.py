@@ -11,8 +11,10 @@ lemma is turned into a check (spec section 5).
 * :mod:`.ebs_fast`           its exact block engine (R9) and :func:`simulate_ebs`
 * :mod:`.ebs_result`         the engines' common run / result types and seeding
 * :mod:`.ebs_audit`          its black-box audit harness (A5), vectorised over copies
-* :mod:`.design`             the G-optimal (D-optimal) design: cvxpy log-det, Frank-Wolfe,
-                             Caratheodory support reduction
+* :mod:`.design`             the G-optimal (D-optimal) design of Algorithm 2: Frank-Wolfe with
+                             away steps drives the simulations (no BLAS, the same design on every
+                             machine), cvxpy's log-det solution is its cross-check (check A7);
+                             Caratheodory support reduction, canonical weights
 * :mod:`.mle`                the private norm-constrained logistic MLE
 * :mod:`.goptimal_dpdb`      Algorithm 2, GOptimal-DPDB (per-round reference + batched simulator)
 * :mod:`.rucb`, :mod:`.rcs`, :mod:`.interleaved_filter`, :mod:`.doubler`, :mod:`.maxinp`
@@ -22,7 +24,7 @@ lemma is turned into a check (spec section 5).
                              :mod:`.bintree_checks` (A1, A2), :mod:`.ebs_property_checks` (A6a),
                              :mod:`.lemma_checks` (Lemmas 6 and 10), :mod:`.lower_bound_checks`
                              (LB, B7-F1-MATRIX), :mod:`.kappa_checks` (kappa)
-* :mod:`.audits`             privacy: white-box accounting A3 / A4, black-box audits A5 with
+* :mod:`.audits`             privacy: white-box bookkeeping A3 / A4, black-box audits A5 with
                              negative controls; A6(b) unbiasedness after eliminations
 * :mod:`.alg1_checks`        Algorithm 1 checks B1-B9
 * :mod:`.alg2_checks`        Algorithm 2 checks C1-C11

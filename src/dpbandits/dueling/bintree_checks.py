@@ -22,6 +22,7 @@ import pandas as pd
 from dpbandits.checks import CheckOutput, ScalingFigure, band_verdict, upper_verdict
 from dpbandits.claims import Claim
 from dpbandits.dueling._common import dueling_claim
+from dpbandits.guards import shifted_ci_power
 from dpbandits.mechanisms.tree_counter import (
     BinaryTreeCounter,
     n_tree_nodes,
@@ -171,15 +172,15 @@ def a1_cells(rng: np.random.Generator, *, horizons, epsilons, deltas, n_streams:
     return table, raw
 
 
-def _bound_claim(table, bound_col, check_id, source, what, n, scale) -> Claim:
+def _bound_claim(table, bound_col, check_id, source, what, n, scale, kind="lemma") -> Claim:
     lo = table["q_low"] / table[bound_col]
     hi = table["q_high"] / table[bound_col]
     point = table["quantile"] / table[bound_col]
     verdicts = [upper_verdict(a, c, 1.0) for a, c in zip(lo, hi, strict=True)]
     i = int(np.argmax(hi.to_numpy()))
     r = table.iloc[i]
-    return dueling_claim(
-        check_id, source, "lemma",
+    claim = dueling_claim(
+        check_id, source, kind,
         f"BinTree (spec 2.1), Bernoulli(1/2) streams: the empirical (1 - delta) quantile of "
         f"|c_t - S_t|, at t = T and pooled over t, is <= {what} in every cell "
         f"(T in {sorted(set(table['T']))}, eps in {sorted(set(table['epsilon']))}, delta in "
@@ -189,6 +190,10 @@ def _bound_claim(table, bound_col, check_id, source, what, n, scale) -> Claim:
         "max over cells of quantile / bound (stream bootstrap CI of the tightest cell)",
         float(point.iloc[i]), "CI <= 1 in every cell", _worst(verdicts), n, scale,
         float(lo.iloc[i]), float(hi.iloc[i]))
+    # power: the same CI rule on a mechanism whose quantile exceeds the bound by 10%
+    return claim.with_evidence(**shifted_ci_power(
+        claim.value, claim.ci_low, claim.ci_high, 1.1, band_hi=1.0,
+        label="quantile / bound (a quantile 10% above the bound)"))
 
 
 def check_a1(rng: np.random.Generator, scale: str, *, horizons=(2**10, 2**14, 2**18, 2**20),
@@ -213,9 +218,10 @@ def check_a1(rng: np.random.Generator, scale: str, *, horizons=(2**10, 2**14, 2*
     claims = [
         _bound_claim(table, "lemma1_bound", "A1", source, "the Lemma-1 bound 4 log(1/delta) "
                      "log^2.5 T / eps", n_total, scale),
+        # not a claim of the paper: validates the calibrated widths the workflow uses (spec 2.1 R2)
         _bound_claim(table, "calibrated_bound", "A1-CAL", "spec 2.1 (calibrated bound, "
-                     "Chan-Shi-Song Cor. 2.9)", "the calibrated bound lambda(delta) = b max(sqrt L, "
-                     "sqrt ln(2/delta)) sqrt(8 ln(2/delta)), b = L/eps", n_total, scale),
+                     "Chan-Shi-Song Cor. 2.9; tool validation)", "the calibrated bound lambda(delta) = b max(sqrt L, "
+                     "sqrt ln(2/delta)) sqrt(8 ln(2/delta)), b = L/eps", n_total, scale, kind="control"),
     ]
     pooled = table[table["stat"] == "pooled"]
     cons = pooled["lemma1_bound"] / pooled["quantile"]
@@ -257,10 +263,11 @@ def check_a1(rng: np.random.Generator, scale: str, *, horizons=(2**10, 2**14, 2*
                      "theory_slope": 1.0, "x_min": float(inv.min()), "x_max": float(inv.max())})
     worst = max(eps_verdicts, key=lambda r: (_ORDER[r[0]], r[1]))
     claims.append(dueling_claim(
-        "A1-SLOPE-EPS", "Lemma 1 / spec 2.1 (noise Lap(L/eps) per node)", "lemma",
-        "The std of c_t - S_t (pooled over t) scales as 1/eps: log-log slope per T ("
+        "A1-SLOPE-EPS", "spec 2.1 (noise Lap(L/eps) per node; tool validation)", "control",
+        "Implementation check of the BinTree (no claim of the paper): the std of c_t - S_t (pooled "
+        "over t) scales as 1/eps: log-log slope per T ("
         + "; ".join(eps_txt) + f"); shown: T = {worst[5]}",
-        "log-log slope of std vs 1/eps (widest-risk T; bootstrap CI)", worst[2],
+        "log-log slope of std vs 1/eps (widest-risk T; bootstrap CI with lack of fit)", worst[2],
         "CI within [0.95, 1.05] for every T", _worst(r[0] for r in eps_verdicts), n_total, scale,
         worst[3], worst[4]))
 
@@ -272,21 +279,22 @@ def check_a1(rng: np.random.Generator, scale: str, *, horizons=(2**10, 2**14, 2*
     pow2_groups = [np.concatenate([raw[(horizons[i], e)]["ms_pow2"] * e**2 for e in epsilons])
                    for i in order_l]
     mean_pop = np.array([_mean_popcount(t) for t in np.asarray(horizons)[order_l]])
+    # the exact prediction's own slope on this grid (no data, nothing to bootstrap)
     predicted = np.polyfit(np.log(ls[order_l]), np.log(np.sqrt(2 * mean_pop) * ls[order_l]), 1)[0]
     s, lo, hi, _ = _half_slope_fit(ls[order_l], all_groups, fit_rng, n_boot)
     claims.append(dueling_claim(
-        "A1-SLOPE-L", "spec 2.1 (error = sum of popcount(t) Lap(L/eps))", "lemma",
-        f"The pooled std of c_t - S_t grows as L^1.5 (mean popcount about L/2; exact prediction "
+        "A1-SLOPE-L", "spec 2.1 (error = sum of popcount(t) Lap(L/eps); tool validation)", "control",
+        f"Implementation check of the BinTree (no claim of the paper): the pooled std of c_t - S_t grows as L^1.5 (mean popcount about L/2; exact prediction "
         f"on this grid {predicted:.3f}), L in {sorted(set(ls.astype(int).tolist()))}, all eps pooled "
         "after scaling by eps",
-        "log-log slope of pooled std vs L (bootstrap CI)", s, "CI within [1.3, 1.7]",
+        "log-log slope of pooled std vs L (bootstrap CI with lack of fit)", s, "CI within [1.3, 1.7]",
         band_verdict(lo, hi, 1.3, 1.7), n_total, scale, lo, hi))
     s, lo, hi, _ = _half_slope_fit(ls[order_l], pow2_groups, fit_rng, n_boot)
     claims.append(dueling_claim(
-        "A1-SLOPE-POW2", "spec 2.1 / 5.2 A1 (popcount(2^j) = 1)", "lemma",
-        "At t = 2^j (one released node) the std of c_t - S_t is sqrt(2) L/eps: slope 1 in L "
+        "A1-SLOPE-POW2", "spec 2.1 / 5.2 A1 (popcount(2^j) = 1; tool validation)", "control",
+        "Implementation check of the BinTree (no claim of the paper): at t = 2^j (one released node) the std of c_t - S_t is sqrt(2) L/eps: slope 1 in L "
         "(mean over t = 2^j <= T; a formula adding all L nodes' noise gives 1.5)",
-        "log-log slope of std at t = 2^j vs L (bootstrap CI)", s, "CI within [0.9, 1.1]",
+        "log-log slope of std at t = 2^j vs L (bootstrap CI with lack of fit)", s, "CI within [0.9, 1.1]",
         band_verdict(lo, hi, 0.9, 1.1), n_total, scale, lo, hi))
 
     figure = ScalingFigure(
@@ -359,8 +367,8 @@ def check_a2(rng: np.random.Generator, scale: str, *, epsilons=(0.1, 0.5, 1.0), 
                 break
     n_elems = int(sum(max_lengths))
     claims = [dueling_claim(
-        "A2-NODES", "Lemma 1 privacy (spec 2.1)", "privacy",
-        f"Every element lies in exactly L = floor(log2 T_max) + 1 dyadic nodes, one per level, and "
+        "A2-NODES", "Lemma 1 privacy (spec 2.1)", "identity",
+        f"Bookkeeping of the counter's node structure (deterministic): every element lies in exactly L = floor(log2 T_max) + 1 dyadic nodes, one per level, and "
         f"the counter's Laplace sensitivity is L ({len(max_lengths)} values of T_max <= "
         f"{max(max_lengths)}, {n_elems} elements)" + ("; violated: " + "; ".join(bad_nodes[:3])
                                                       if bad_nodes else ""),
@@ -379,8 +387,8 @@ def check_a2(rng: np.random.Generator, scale: str, *, epsilons=(0.1, 0.5, 1.0), 
             worst_scale = max(worst_scale, dev)
     ok = worst_scale <= 1e-12 and not bad_count
     claims.append(dueling_claim(
-        "A2-SCALE", "Lemma 1 privacy (spec 2.1)", "privacy",
-        f"The counter draws exactly one Laplace noise per completed node (2T - popcount(T) draws) "
+        "A2-SCALE", "Lemma 1 privacy (spec 2.1)", "identity",
+        f"Bookkeeping of the counter's noise (deterministic): the counter draws exactly one Laplace noise per completed node (2T - popcount(T) draws) "
         f"with scale L / eps_c (recorded draws, eps_c in {list(epsilons)}, {n_runs} streams)"
         + ("; draw counts wrong: " + "; ".join(bad_count[:3]) if bad_count else ""),
         "max relative deviation of the drawn scale from L / eps_c", worst_scale, "<= 1e-12",
@@ -415,6 +423,13 @@ def check_a2(rng: np.random.Generator, scale: str, *, epsilons=(0.1, 0.5, 1.0), 
             worst_ratio, where = ratio, f"eps_c = {eps:g}"
     total = n_draws * len(epsilons)
     passed = worst_ratio <= 1 + 1e-9 and post_ok
+    # power: a counter whose Laplace scale is 10% too small (really eps_c / 0.9-DP) releases the
+    # same node vectors with b' = 0.9 b, so every loss above is divided by 0.9: the bound, attained
+    # in n_hit draws, is then exceeded by 11%
+    alt = worst_ratio / 0.9
+    power = {"power": "FAIL" if alt > 1 + 1e-9 else "PASS",
+             "power_note": f"a counter whose Laplace scale is 10% too small (L 0.9 / eps_c): the same draws give "
+                           f"max |LLR| / eps_c = {alt:.3f}, {'FAIL' if alt > 1 + 1e-9 else 'PASS'}"}
     claims.append(dueling_claim(
         "A2", "Lemma 1 (BinTree is eps-DP), spec 5.2 A2", "privacy",
         f"Exact privacy loss of the released node vector for neighbouring streams (one element "
@@ -423,5 +438,5 @@ def check_a2(rng: np.random.Generator, scale: str, *, epsilons=(0.1, 0.5, 1.0), 
         f"attained (all L nodes on one side) in {n_hit} draws; outputs c_t verified to be sums of "
         f"released nodes: {post_ok}",
         "max over draws of |exact LLR| / eps_c", worst_ratio, "<= 1 (tol 1e-9)",
-        "PASS" if passed else "FAIL", total, scale))
+        "PASS" if passed else "FAIL", total, scale).with_evidence(**power))
     return CheckOutput(claims)

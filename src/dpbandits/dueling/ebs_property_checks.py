@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from dpbandits.checks import CheckOutput
-from dpbandits.dueling._common import dueling_claim
+from dpbandits.dueling._common import counted_power, dueling_claim
 from dpbandits.dueling.instances import borda_scores, logistic_preference
 from dpbandits.stats.core import clopper_pearson
 
@@ -76,17 +76,24 @@ def check_a6(rng: np.random.Generator, scale: str, *, n_instances: int = 200, k_
     n_sub, n_inst = tot["subsets"], len(instances)
     src = "EBS properties (Sec 3, App. A.1)"
     desc = f"{n_sub} subsets of {n_inst} instances"
+    # Power of the exhaustive searches: each FAILs a stated alternative on the same subsets (or, for
+    # the ordering, on a preference matrix outside the utility class with the same Condorcet order).
+    alt = _condorcet_not_utility()
     claims = [
         dueling_claim("A6-P1", src + ", Property (1)", "lemma",
                       f"B_S(i*) - B_S(i') >= Delta(i*, i') for every subset ({desc}; "
                       f"{tot['p1_viol']} violations)",
                       "min over subsets of (B_S(i*) - B_S(i')) / Delta(i*, i')", tot["p1_min"],
-                      ">= 1 (abs. tol 1e-12)", "PASS" if tot["p1_viol"] == 0 else "FAIL", n_sub, scale),
+                      ">= 1 (abs. tol 1e-12)", "PASS" if tot["p1_viol"] == 0 else "FAIL", n_sub, scale)
+        .with_evidence(**counted_power(tot["middle_viol"], tot["middle"],
+                                       "alternative: the same inequality for every middle arm j (not only the worst i')")),
         dueling_claim("A6-P2", "EBS Property (2), Appendix A.1 form (erratum 4)", "lemma",
                       f"B_S(j) - B_S(i') <= 2 Delta(i*, i') for every j != i* ({desc}; "
                       f"{tot['p2_viol']} violating subsets)",
                       "max over subsets and j of (B_S(j) - B_S(i')) / (2 Delta(i*, i'))", tot["p2_max"],
-                      "<= 1 (abs. tol 1e-12)", "PASS" if tot["p2_viol"] == 0 else "FAIL", n_sub, scale),
+                      "<= 1 (abs. tol 1e-12)", "PASS" if tot["p2_viol"] == 0 else "FAIL", n_sub, scale)
+        .with_evidence(**counted_power(tot["main_viol"], n_sub,
+                                       "alternative: the main text's bound Delta(i*, i') instead of 2 Delta")),
     ]
     k_viol = tot["main_viol"]
     cp_lo, cp_hi = clopper_pearson(k_viol, n_sub)
@@ -127,5 +134,16 @@ def check_a6(rng: np.random.Generator, scale: str, *, n_instances: int = 200, k_
         f"The EBS orders every subset strictly as the utilities do ({desc}; "
         f"{tot['order_viol']} subsets misordered)",
         "subsets whose EBS order differs from the utility order", tot["order_viol"], "0",
-        "PASS" if tot["order_viol"] == 0 else "FAIL", n_sub, scale))
+        "PASS" if tot["order_viol"] == 0 else "FAIL", n_sub, scale)
+        .with_evidence(**counted_power(alt["order_viol"], alt["subsets"],
+                                       "alternative: P(1,2) = P(1,3) = 0.51, P(2,3) = 0.99 (Condorcet order 1 > 2 > 3, "
+                                       "outside the utility class), subsets misordered")))
     return CheckOutput(claims)
+
+
+def _condorcet_not_utility() -> dict:
+    """Subset statistics of a preference matrix with a strict Condorcet order 1 > 2 > 3 that no
+    utility model realises (arm 2 wins most of its duels): the EBS misorders it, so the ordering
+    search can see a misordering when one exists."""
+    p = np.array([[0.5, 0.51, 0.51], [0.49, 0.5, 0.99], [0.49, 0.01, 0.5]])
+    return _ebs_subset_stats(np.array([3.0, 2.0, 1.0]), p)

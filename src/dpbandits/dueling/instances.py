@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import expit
 
+from dpbandits.dueling.design import rowdot
+
 __all__ = ["sigmoid", "sigmoid_prime", "logistic_preference", "FiniteInstance", "LinearInstance",
            "f1", "f2", "f3", "f4", "g1", "g2", "g3", "g4", "kappa", "borda_scores", "KAPPA_MODES"]
 
@@ -119,9 +121,19 @@ def f4(k: int, rng: np.random.Generator) -> FiniteInstance:
     return FiniteInstance(f"F4(K={k})", rng.uniform(0.0, 1.0, size=k))
 
 
+def _norm(w) -> float:
+    """||w|| as the square root of an exactly rounded sum of squares: the same bits on every CPU
+    (np.linalg.norm of a vector goes through BLAS, whose last digit depends on the kernel)."""
+    w = np.asarray(w, dtype=float)
+    return math.sqrt(math.fsum((w * w).tolist()))
+
+
 @dataclass(frozen=True)
 class LinearInstance:
-    """d-dimensional arms x_k (rows of ``arms``, ||x|| <= 1) with utilities w*^T x (spec 1.2)."""
+    """d-dimensional arms x_k (rows of ``arms``, ||x|| <= 1) with utilities w*^T x (spec 1.2).
+    Utilities and norms are summed in a fixed order (:func:`dpbandits.dueling.design.rowdot`,
+    exactly rounded sums), never through BLAS, so that the instance tables and every gap derived
+    from them are the same bytes on every CPU."""
 
     name: str
     arms: np.ndarray
@@ -146,11 +158,11 @@ class LinearInstance:
 
     @property
     def s_norm(self) -> float:
-        return float(np.linalg.norm(self.w_star))
+        return _norm(self.w_star)
 
     @property
     def utilities(self) -> np.ndarray:
-        return self.arms @ self.w_star
+        return rowdot(self.arms, self.w_star)
 
     @property
     def best(self) -> int:
@@ -200,7 +212,7 @@ def g3(k: int, phi: float = 0.3, s: float = 1.0) -> LinearInstance:
     azimuth = np.pi * (1 + 5**0.5) * i
     arms = np.column_stack([np.cos(azimuth) * np.sin(polar), np.sin(azimuth) * np.sin(polar), np.cos(polar)])
     w = np.array([math.cos(phi), math.sin(phi) * 0.6, math.sin(phi) * 0.8])
-    return LinearInstance(f"G3(K={k})", arms, s * w / np.linalg.norm(w))
+    return LinearInstance(f"G3(K={k})", arms, s * w / _norm(w))
 
 
 def g4(utilities: np.ndarray) -> LinearInstance:
@@ -209,7 +221,7 @@ def g4(utilities: np.ndarray) -> LinearInstance:
     r = np.asarray(utilities, dtype=float)
     k = r.size
     w = r - r.mean()
-    w = w / max(1.0, float(np.linalg.norm(w)))
+    w = w / max(1.0, _norm(w))
     return LinearInstance(f"G4(K={k})", np.eye(k) / math.sqrt(2), w)
 
 
@@ -231,6 +243,6 @@ def kappa(mode: str, s_norm: float, arms: np.ndarray | None = None,
     if mode == "inst":
         if arms is None or w_star is None:
             raise ValueError("kappa mode 'inst' needs the arms and w_star")
-        u = np.asarray(arms) @ np.asarray(w_star)
+        u = rowdot(np.asarray(arms, dtype=float), np.asarray(w_star, dtype=float))
         return float(sigmoid_prime(u.max() - u.min()))
     raise ValueError(f"unknown kappa mode {mode!r}; allowed: {KAPPA_MODES}")

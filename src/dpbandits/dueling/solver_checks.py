@@ -1,6 +1,9 @@
 """Solver checks of the dueling paper (spec 5.2): the G-optimal design A7 and the private MLE A8,
 and the report C12 (Algorithms 1 and 2 on one finite instance).
 
+Both are tool validations (kind ``control``): they check the solvers the simulations use, not a
+claim of the paper.
+
 * A7 (Kiefer-Wolfowitz, spec 6.1): on known answers ({+-e_i}: uniform design, g = d; a rank-r set:
   g = r) and on random difference sets of unit vectors (d = 2..6, K = 10..40): g(pi) <= r (1 + 1e-3),
   support <= r(r+1)/2 after the Caratheodory reduction with g re-verified (for the canonical designs
@@ -78,8 +81,8 @@ def check_a7(rng, scale, n_random) -> list[Claim]:
         if not ok:
             bad.append(name)
     logdet_text = f"<= {certified:.1e}" if worst_logdet <= certified else f"{worst_logdet:.1e}"
-    return [Claim(PAPER, "A7", "KW theorem, Alg. 2 step 2", "lemma",
-                  f"The G-optimal design has g = rank and support <= r(r+1)/2, cvxpy and Frank-Wolfe agree, and the known answers are reproduced ({len(problems)} problems, both solvers' canonical designs; worst g/r {worst_g:.5f}, support/bound {worst_support:.2f}, |log det difference| {logdet_text}, the Kiefer-Wolfowitz bound max(g) - r)",
+    return [Claim(PAPER, "A7", "KW theorem, Alg. 2 step 2 (tool validation)", "control",
+                  f"Validation of the design solvers (not a claim of the paper): the G-optimal design has g = rank and support <= r(r+1)/2, cvxpy and Frank-Wolfe agree, and the known answers are reproduced ({len(problems)} problems, both solvers' canonical designs; worst g/r {worst_g:.5f}, support/bound {worst_support:.2f}, |log det difference| {logdet_text}, the Kiefer-Wolfowitz bound max(g) - r)",
                   "problems failing a criterion", len(bad), np.nan, np.nan,
                   "0 (g <= r(1 + 1e-3), support <= r(r+1)/2, |log det_cvx - log det_FW| <= 1e-3)",
                   "PASS" if not bad else "FAIL", len(problems), scale)]
@@ -145,8 +148,8 @@ def check_a8(rng, scale, n_problems) -> list[Claim]:
     diff_text = f"<= {worst_bound:.1e}" if worst_diff <= worst_bound else f"{worst_diff:.1e}"
     res_text = "< 1e-12" if worst_res < 1e-12 else f"max {worst_res:.1e}"
     return [
-        Claim(PAPER, "A8", "Alg. 2 step 9, spec 6.2", "lemma",
-              f"The norm-constrained private MLE: Newton and cvxpy agree to cvxpy's guaranteed accuracy "
+        Claim(PAPER, "A8", "Alg. 2 step 9, spec 6.2 (tool validation)", "control",
+              f"Validation of the MLE solvers (not a claim of the paper): the norm-constrained private MLE: Newton and cvxpy agree to cvxpy's guaranteed accuracy "
               f"sqrt(2 x 2e-12 / lambda_min(Hessian)) (max |diff| {diff_text}; on {n_coarse} of the {n_problems} "
               f"problems that accuracy is coarser than 1e-5; Newton's objective is never worse), "
               f"the interior stationarity residual is tiny ({res_text}), and ||w|| <= W_max",
