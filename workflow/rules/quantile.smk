@@ -19,7 +19,13 @@ rule quantile_simulate:
         code=code("quantile_simulate"),
     run:
         run_job(
-            script("quantile_simulate"), input, output, params, wildcards, log, workflow
+            script("quantile_simulate"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
         )
 
 

@@ -24,7 +24,13 @@ rule report_captions:
         code=code("report_captions"),
     run:
         run_job(
-            script("report_captions"), input, output, params, wildcards, log, workflow
+            script("report_captions"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
         )
 
 
@@ -89,5 +95,11 @@ rule explore_notebook:
         code=code("explore_notebook"),
     run:
         run_job(
-            script("explore_notebook"), input, output, params, wildcards, log, workflow
+            script("explore_notebook"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
         )
