@@ -26,9 +26,7 @@ for paper, specs in CHECKS.items():
                 config=check_params_config(spec),
                 code=code("check", spec.module),
             run:
-                run_job(
-                    script("check"), input, output, params, wildcards, log, workflow
-                )
+                run_job(script("check"), input, output, params, wildcards, log, workflow)
 
         if spec.figure:
 

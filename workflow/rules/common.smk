@@ -19,9 +19,7 @@ validate_workflow_config(
 # Recover from an interrupted or damaged earlier run before scheduling (main process only):
 # stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables.
 if workflow.is_main_process:
-    for message in prepare_workdir(
-        ".", dryrun=workflow.output_settings.dryrun
-    ).messages():
+    for message in prepare_workdir(".", dryrun=workflow.output_settings.dryrun).messages():
         logger.warning(f"dpbandits: {message}")
 
 # ---- output roots --------------------------------------------------------------------------
@@ -61,10 +59,7 @@ def code(*entries):
     """Digest of the code a rule runs: its entry point(s) and every dpbandits module they import
     (``params.code``: an edit reruns exactly the rules that execute the edited file)."""
     return code_digest(
-        *[
-            e.partition(":")[0] if e.startswith("dpbandits") else Path(script(e))
-            for e in entries
-        ]
+        *[e.partition(":")[0] if e.startswith("dpbandits") else Path(script(e)) for e in entries]
     )
 
 
@@ -210,8 +205,7 @@ ONLINE_FIG = config["online"]["figures"]
 def online_sim_blocks(wildcards):
     """Every simulation block of the Figures 1-2 grid, in the run's seed root."""
     return [
-        f"{RUN}/{cell.path}".format(seed=wildcards.seed)
-        for cell in online_exp.figure_cells(config)
+        f"{RUN}/{cell.path}".format(seed=wildcards.seed) for cell in online_exp.figure_cells(config)
     ]
 
 
@@ -279,9 +273,7 @@ QUANTILE_FIGURES = {
 
 
 def quantile_figure_inputs(figure):
-    return expand(
-        f"{MAIN}/sim/quantile/{{design}}.parquet", design=QUANTILE_FIGURES[figure][1]
-    )
+    return expand(f"{MAIN}/sim/quantile/{{design}}.parquet", design=QUANTILE_FIGURES[figure][1])
 
 
 def quantile_design_config(wildcards):
@@ -342,9 +334,7 @@ CONTEXTUAL_FIGURES = {  # figure -> named inputs of its rule
     "fig6": {"sim": contextual_sim("fig6")},
     "fig6_code": {"sim": contextual_sim("fig6")},
     "fig7": {"sim": contextual_sim("fig7")},
-    "fig7_code": {
-        "sims": [contextual_sim(f"fig7_code_{e:g}") for e in contextual_exp.EPS_GRID]
-    },
+    "fig7_code": {"sims": [contextual_sim(f"fig7_code_{e:g}") for e in contextual_exp.EPS_GRID]},
     "fig8": {"sim": contextual_sim("fig8")},
     "fig9a": {"sim": contextual_sim("fig9a")},
     "fig9b": {"sim": contextual_sim("fig9b")},

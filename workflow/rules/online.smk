@@ -94,9 +94,7 @@ rule online_figure:
         config=online_figure_config,
         code=code("online_figure"),
     run:
-        run_job(
-            script("online_figure"), input, output, params, wildcards, log, workflow
-        )
+        run_job(script("online_figure"), input, output, params, wildcards, log, workflow)
 
 
 rule online_final_regret_table:

@@ -23,6 +23,4 @@ rule verdict_stability:
         config=job_config("seed", "stability"),
         code=code("verdict_stability"),
     run:
-        run_job(
-            script("verdict_stability"), input, output, params, wildcards, log, workflow
-        )
+        run_job(script("verdict_stability"), input, output, params, wildcards, log, workflow)
