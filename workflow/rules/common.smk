@@ -56,7 +56,7 @@ def script(name):
 
 
 def code(*entries):
-    """Digest of the code a rule runs: its entry point(s) and every dpbandits module they import
+    """Digest of the code of a job (its entry points and every dpbandits module they import)
     (``params.code``: an edit reruns exactly the rules that execute the edited file)."""
     return code_digest(
         *[e.partition(":")[0] if e.startswith("dpbandits") else Path(script(e)) for e in entries]
