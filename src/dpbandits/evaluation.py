@@ -12,14 +12,7 @@ from dpbandits.guards import judge_all
 from dpbandits.registry import Check
 from dpbandits.rng import make_rng
 
-__all__ = ["run_check", "check_settings", "read_tables", "config_paths"]
-
-
-def config_paths(spec: Check) -> tuple[str, ...]:
-    """The config values a check's job depends on: the scale, the seed when it draws random
-    numbers or reads seeded simulations, and what it declares."""
-    seed = ("seed",) if spec.seeded or spec.inputs else ()
-    return ("scale", *seed, *spec.config)
+__all__ = ["run_check", "check_settings", "read_tables"]
 
 
 def _value(config: Mapping, path: str):

@@ -15,8 +15,8 @@ config or code change affects (and nothing else).
 
 from __future__ import annotations
 
-import ast
 import hashlib
+import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -72,6 +72,7 @@ def select_config(config: Mapping, paths: Iterable[str]) -> dict:
 # Code
 
 
+@cache
 def module_file(name: str) -> Path | None:
     """Source file of the ``dpbandits`` module ``name`` (None if it is not a module)."""
     if name != PACKAGE and not name.startswith(PACKAGE + "."):
@@ -101,9 +102,20 @@ def _direct_imports(path: Path) -> tuple[str, ...]:
     return _imports_of(path, _stamp(path))
 
 
+# ``import a.b as c, d`` and ``from .a import (b, c as d)`` anywhere in a file (also inside
+# functions); a text scan, not a parse: an import-like line inside a string only adds a file to
+# the digest (a rerun too many), never hides one.
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)"
+                     r"|import[ \t]+([^\n#;]+))", re.MULTILINE)
+
+
+def _names(text: str) -> list[str]:
+    return [part.split(" as ")[0].strip() for part in text.strip("() \t\n").replace("\\\n", " ").split(",")
+            if part.strip()]
+
+
 @cache
 def _imports_of(path: Path, stamp: tuple[int, int]) -> tuple[str, ...]:
-    tree = ast.parse(path.read_text(), filename=str(path))
     try:
         here = _module_name(path)
         package = here if path.name == "__init__.py" else here.rpartition(".")[0]
@@ -117,18 +129,20 @@ def _imports_of(path: Path, stamp: tuple[int, int]) -> tuple[str, ...]:
             if module_file(".".join(parts[:i])) is not None:
                 found.add(".".join(parts[:i]))
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                add(alias.name)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            add(base)
-            for alias in node.names:
-                add(f"{base}.{alias.name}")
+    for m in _IMPORT.finditer(path.read_text()):
+        if m.group(3) is not None:  # import a.b, c
+            for name in _names(m.group(3)):
+                add(name)
+            continue
+        module, names = m.group(1), _names(m.group(2))
+        level = len(module) - len(module.lstrip("."))
+        base = module.lstrip(".")
+        if level:
+            anchor = package.split(".")[: len(package.split(".")) - level + 1]
+            base = ".".join([*anchor, base] if base else anchor)
+        add(base)
+        for name in names:
+            add(f"{base}.{name}")
     return tuple(sorted(found))
 
 
@@ -144,13 +158,32 @@ def import_closure(entries: Iterable[str | Path]) -> list[Path]:
                 raise ValueError(f"{entry!r} is not a module of the {PACKAGE} package")
             todo.append(path)
     seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        todo.extend(module_file(m) for m in _direct_imports(path))
+    for path in todo:
+        seen |= _closure_of(path)
     return sorted(seen)
+
+
+def _closure_of(path: Path) -> frozenset[Path]:
+    """The import closure of one file. The workflow asks for hundreds of closures that share
+    most files, so closures are cached, keyed by the stamps of the files they hold (an edit to
+    any of them recomputes it)."""
+    cached = _CLOSURES.get(path)
+    if cached is not None and all(_stamp(p) == stamp for p, stamp in cached[1]):
+        return cached[0]
+    seen: set[Path] = set()
+    todo = [path]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        todo.extend(module_file(m) for m in _direct_imports(current))
+    closure = frozenset(seen)
+    _CLOSURES[path] = (closure, tuple((p, _stamp(p)) for p in closure))
+    return closure
+
+
+_CLOSURES: dict[Path, tuple[frozenset[Path], tuple]] = {}
 
 
 def _file_digest(path: Path) -> str:

@@ -115,6 +115,13 @@ class Check:
         return getattr(importlib.import_module(module), name)
 
     @property
+    def config_paths(self) -> tuple[str, ...]:
+        """The config values its job depends on: the scale, the seed when it draws random numbers
+        or reads seeded simulations, and what it declares."""
+        seed = ("seed",) if self.seeded or self.inputs else ()
+        return ("scale", *seed, *self.config)
+
+    @property
     def unit(self) -> tuple:
         """The description its random generator derives from (dpbandits.rng)."""
         return self.rng_unit or (self.paper, "check", self.id)

@@ -253,7 +253,10 @@ def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardRep
     report.missing = _missing_intermediates(workdir)
     report.invalidated = _consumer_outputs(
         workdir, report.corrupt + _quarantined(workdir) + report.damaged + report.missing)
-    if dryrun:
+    if dryrun:  # nothing is changed; only the cache of tables read back intact is kept
+        if not report.corrupt and (workdir / ".snakemake").is_dir():
+            with atomic_path(verified_path) as tmp:
+                tmp.write_text(json.dumps(verified))
         return report
     for path in (*report.stale_locks, *report.orphaned_temporaries, *report.orphaned_sidecars):
         path.unlink(missing_ok=True)

@@ -143,9 +143,7 @@ def spec_digest(spec):
 
 
 def check_params_config(spec):
-    from dpbandits.evaluation import config_paths
-
-    return job_config(*config_paths(spec))
+    return job_config(*spec.config_paths)
 
 
 def claim_files(paper):
