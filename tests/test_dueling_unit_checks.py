@@ -331,17 +331,16 @@ def test_log_axis_tick_labels_never_overlap(tmp_path):
     from dpbandits.checks import ScalingFigure
 
     captured = {}
-    real_save = plotting.save_figure
+    real_close = plotting.plt.close
 
-    def keep(fig, pdf, png):
-        captured["fig"] = fig
+    def keep(fig=None):  # save_figure closes the figure once written: look at it then
         fig.canvas.draw()
         captured["boxes"] = {
             name: [lab.get_window_extent() for lab in axis.get_ticklabels() if lab.get_visible() and lab.get_text()]
             for name, axis in (("x", fig.axes[0].xaxis), ("y", fig.axes[0].yaxis))}
         captured["minor"] = [lab.get_text() for axis in (fig.axes[0].xaxis, fig.axes[0].yaxis)
                              for lab in axis.get_ticklabels(minor=True) if lab.get_visible()]
-        real_save(fig, pdf, png)
+        real_close(fig)
 
     for xs, ys in ((np.array([3.0, 6, 7.5, 15, 30, 62]), np.array([9.6e4, 1.1e5, 1.2e5, 1.1e5, 1.15e5, 9.8e4])),
                    (np.geomspace(1e7, 1e14, 15), np.geomspace(2e7, 5e10, 15)),
@@ -349,12 +348,12 @@ def test_log_axis_tick_labels_never_overlap(tmp_path):
         points = pd.DataFrame({"series": "s", "x": xs, "mean": ys, "ci_low": ys * 0.95, "ci_high": ys * 1.05})
         fits = pd.DataFrame([{"series": "s", "slope": 1.0, "ci_low": 0.9, "ci_high": 1.1, "intercept": 0.0,
                               "theory_slope": 1.0, "x_min": xs.min(), "x_max": xs.max()}])
-        plotting.save_figure = keep
+        plotting.plt.close = keep
         try:
             plotting.plot_scaling(ScalingFigure("t", "t", "x", "y", points, fits), tmp_path / "f.pdf",
                                   tmp_path / "f.png")
         finally:
-            plotting.save_figure = real_save
+            plotting.plt.close = real_close
         for name, boxes in captured["boxes"].items():
             assert len(boxes) >= 2, name
             assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:]), name
