@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+APT_LOCK = "/tmp/dpbandits-apt.lock"  # shared with tests/cluster/start_slurm.sh
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 
 
@@ -52,11 +54,14 @@ def ensure_apt_packages(probe: str, packages: list[str]) -> str:
     if found:
         return found
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (["apt-get", "update", "-qq"],
-                ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages]):
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
-        if proc.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)} failed (needs root and apt):\n{proc.stderr[-2000:]}")
+    wait = ["-o", "DPkg::Lock::Timeout=1200"]  # another apt run on the machine: wait, do not fail
+    with open(APT_LOCK, "w") as lock:  # one apt at a time across the test workers
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for cmd in (["apt-get", *wait, "update", "-qq"],
+                    ["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends", *packages]):
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+            if proc.returncode != 0:
+                raise RuntimeError(f"{' '.join(cmd)} failed (needs root and apt):\n{proc.stderr[-2000:]}")
     found = shutil.which(probe)
     if not found:
         raise RuntimeError(f"{probe} is still missing after installing {packages}")

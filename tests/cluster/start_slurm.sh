@@ -28,8 +28,13 @@ fi
 if ! command -v slurmctld >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1; then
   say "installing slurm-wlm and munge with apt"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null
-  apt-get install -y -qq slurm-wlm munge >/dev/null
+  # one apt at a time across the test workers (tests/workflow_runner.py takes the same lock),
+  # and wait for any other apt run on the machine rather than failing on dpkg's lock
+  (
+    flock 9
+    apt-get -o DPkg::Lock::Timeout=1200 update -qq >/dev/null
+    apt-get -o DPkg::Lock::Timeout=1200 install -y -qq slurm-wlm munge >/dev/null
+  ) 9>/tmp/dpbandits-apt.lock
 fi
 
 host=$(hostname -s)

@@ -72,8 +72,9 @@ def test_the_workflow_on_slurm_equals_the_local_run(repo, tmp_path, slurm_partit
     assert len(reports) >= 10
     differ = [str(f) for f in reports if (work / f).read_bytes() != (smoke_run / f).read_bytes()]
     assert not differ, f"SLURM and local runs differ: {differ}"
-    claims = sorted(p.relative_to(work) for p in (work / RES / "claims").rglob("*.parquet"))
-    assert len(claims) >= 8
+    # seeded claims under results/smoke/seed7, exact ones (P-EXACT-RNM) under results/smoke/exact
+    claims = sorted(p.relative_to(work) for p in (work / "results" / "smoke").rglob("claims/*/*.parquet"))
+    assert len(claims) >= 8, claims
     for rel in claims:
         pd.testing.assert_frame_equal(read_results(work / rel), read_results(smoke_run / rel))
     print(f"SLURM run: {wall:.0f} s wall, {len(reports)} report files and {len(claims)} claim tables "
