@@ -144,7 +144,7 @@ class LDPMABResult:
     n_eliminations: int
     seconds: float
     settings: RunSettings
-    leaves: dict = field(default_factory=dict)  # lo, hi, mask of the final partition
+    leaves: dict = field(default_factory=dict)  # the final partition (``_Run._leaves``)
     trace: list | None = None  # decision and split events (``trace=True``; check U-ALG)
 
 
@@ -175,14 +175,21 @@ def _radius(num, den, var, c_n):
 
 def _decide(f, r, active, tau_s, depth_ok, config: LDPMABConfig):
     """Elimination and refinement masks for statistics f, r of shape (L, nb, K)."""
-    rad = 2.0 * r if config.band == "2r" else np.maximum(r, tau_s[:, None])
+    if config.band == "2r":
+        rad = 2.0 * r
+    elif config.band == "r":
+        rad = r
+    else:
+        rad = np.maximum(r, tau_s[:, None])
     with np.errstate(invalid="ignore"):
         lcb = np.where(active, f - rad, -np.inf)
         ucb = f + rad
     elim = active & (lcb.max(axis=-1, keepdims=True) > ucb)
     arms = active & ~elim if config.refine_arms == "post" else active
     small = r < tau_s[:, None]
-    if config.refine_rule == "any":
+    if config.refine_rule == "never":
+        refine = np.zeros(small.shape[:-1], dtype=bool)
+    elif config.refine_rule == "any":
         refine = (arms & small).any(axis=-1)
     else:
         refine = (small | ~arms).all(axis=-1) & arms.any(axis=-1)
@@ -193,8 +200,26 @@ def _decide(f, r, active, tau_s, depth_ok, config: LDPMABConfig):
 # feeders
 
 
+_MOMENTS_CACHE: dict[tuple, dict] = {}
+# Runs of a synthetic instance are a function of (config, sources, seed, instance, test point):
+# designs that repeat a cell (e.g. the n_Q = 0 baseline of every kappa of Figure 9(a)) get the
+# run they already computed (callers only read results).
+_RUN_CACHE: dict[tuple, object] = {}
+
+
+def _rows(arrays) -> np.ndarray:
+    """A 1-d object array holding one per-batch count array per bin: bins are reordered and
+    concatenated at every event, and object rows move references, not the arrays (a bin's
+    counts span the whole horizon: 1.28e6 batches at n = 1.28e8, B = 100)."""
+    out = np.empty(len(arrays), dtype=object)
+    for i, a in enumerate(arrays):
+        out[i] = a
+    return out
+
+
 class MassFeeder:
-    """Synthetic data through bin moments (no contexts are drawn); see the module docstring."""
+    """Synthetic data through bin moments (no contexts are drawn); see the module docstring.
+    ``seq`` holds, per bin, its number of users in every batch (:func:`_rows`)."""
 
     def __init__(self, instance, sources: list[Source], batch: int):
         self.instance = instance
@@ -203,7 +228,20 @@ class MassFeeder:
         self.behaviour = [None if s.target else behaviour_probabilities(s.kappa, instance.k) for s in sources]
 
     def moments(self, lo, hi) -> dict:
-        """Per bin: P-mass and E_P[f* - f_k] (regret), and per source its mass and E[f_k]."""
+        """Per bin: P-mass and E_P[f* - f_k] (regret), and per source its mass and E[f_k].
+        Memoised per (instance, sources' laws, boxes): the partitions of different runs share
+        their dyadic boxes, and a batch of boxes is always recomputed as the same batch (the two
+        children of one split), so a hit returns the very numbers a recomputation would."""
+        key = (self.instance, tuple((s.target, q_effective_gamma(s.gamma, self.instance.d, s.sampler))
+                                    for s in self.sources), np.asarray(lo).tobytes(), np.asarray(hi).tobytes())
+        hit = _MOMENTS_CACHE.get(key)
+        if hit is None:
+            if len(_MOMENTS_CACHE) > 100_000:
+                _MOMENTS_CACHE.clear()
+            hit = _MOMENTS_CACHE[key] = self._moments(lo, hi)
+        return {name: value.copy() for name, value in hit.items()}
+
+    def _moments(self, lo, hi) -> dict:
         mass_p, mean_p, gap = self.instance.target_moments(lo, hi)
         masses, rewards = [], []
         for s in self.sources:
@@ -219,13 +257,13 @@ class MassFeeder:
 
     def init(self, run: _Run) -> dict:
         fields = self.moments(np.zeros((1, run.d)), np.ones((1, run.d)))
-        fields["seq"] = np.full((1, run.n_batches), self.batch, dtype=np.int64)
+        fields["seq"] = _rows([np.full(run.n_batches, self.batch, dtype=np.int64)])
         return fields
 
     def children(self, run: _Run, parent: dict, lo, hi, g_next: int) -> dict:
         """Moments of the two children and their per-batch counts for batches >= g_next."""
         fields = self.moments(lo, hi)
-        seq = np.zeros((2, run.n_batches), dtype=np.int64)
+        seq = [np.zeros(run.n_batches, dtype=np.int64) for _ in range(2)]
         if g_next < run.n_batches:
             src = run.batch_source[g_next:]
             pm = parent["mass"][src]
@@ -233,26 +271,22 @@ class MassFeeder:
                 ratio = np.where(pm > 0, fields["mass"][0][src] / np.where(pm > 0, pm, 1.0), 0.5)
             par = parent["seq"][g_next:]
             left = run.rngs["contexts"].binomial(par, np.clip(ratio, 0.0, 1.0))
-            seq[0, g_next:] = left
-            seq[1, g_next:] = par - left
-        fields["seq"] = seq
+            seq[0][g_next:] = left
+            seq[1][g_next:] = par - left
+        fields["seq"] = _rows(seq)
         return fields
 
     def draw(self, run: _Run, s: int, g: int, L: int, probs: np.ndarray):
         """Counts in each bin (L, nb), arm counts (L, nb, K) and reward sums (L, nb, K)."""
         bins = run.bins
-        n_b = bins["seq"][:, g:g + L].T
+        n_b = np.stack([q[g:g + L] for q in bins["seq"]], axis=1)
         rem = n_b.copy()
         counts = np.empty((L, *probs.shape), dtype=np.int64)
-        left_p = np.ones(probs.shape[0])
         arms = run.rngs["arms"]
         k = probs.shape[1]
-        for j in range(k - 1):
-            with np.errstate(divide="ignore", invalid="ignore"):
-                pj = np.where(left_p > 1e-12, probs[:, j] / np.where(left_p > 1e-12, left_p, 1.0), 0.0)
-            counts[..., j] = arms.binomial(rem, np.clip(pj, 0.0, 1.0))
+        for j, pj in enumerate(run.arm_split(s, probs)):
+            counts[..., j] = arms.binomial(rem, pj)
             rem = rem - counts[..., j]
-            left_p = left_p - probs[:, j]
         counts[..., k - 1] = rem
         vsum = run.rngs["rewards"].binomial(counts, bins["rew"][:, s, :])
         return n_b, counts, vsum, None
@@ -357,7 +391,12 @@ class _Run:
         self.n_splits = 0
         self.n_elims = 0
         self.max_depth = 0
+        self._version, self._commits = 0, 0
+        self._others_key = self._probs_key = self._split_key = self._depth_key = None
         self._reindex()
+        for _ in range(config.initial_depth):  # a fixed partition: the complete tree, before any user
+            self._apply_events(np.zeros(self.bins["active"].shape, dtype=bool),
+                               np.ones(self.bins["node"].size, dtype=bool), -1)
 
     # -- bookkeeping --------------------------------------------------------------------------
 
@@ -372,13 +411,34 @@ class _Run:
         self.node_row[self.bins["node"]] = np.arange(self.bins["node"].size)
 
     def target_probs(self) -> np.ndarray:
+        """The target policy's arm probabilities per active bin; cached until the next commit or
+        event (callers only read it)."""
+        key = (self._version, self._commits)
+        if self._probs_key == key:
+            return self._probs
         act = self.bins["active"]
         if self.config.arm_policy == "uniform":
-            return act / act.sum(axis=1, keepdims=True)
-        p = expweights_probabilities(self.bins["est"], act, self.k)
-        root = self.bins["depth"] == 0  # the code reads scores from an empty child: uniform
-        p[root] = (act / act.sum(axis=1, keepdims=True))[root]
+            p = act / act.sum(axis=1, keepdims=True)
+        else:
+            p = expweights_probabilities(self.bins["est"], act, self.k)
+            root = self.bins["depth"] == 0  # the code reads scores from an empty child: uniform
+            p[root] = (act / act.sum(axis=1, keepdims=True))[root]
+        self._probs, self._probs_key = p, key
         return p
+
+    def arm_split(self, s: int, probs: np.ndarray) -> list[np.ndarray]:
+        """The arm counts of a bin as successive binomials: P(arm j | not an earlier arm), j < K - 1
+        (``probs`` is the policy of source s now; cached with it)."""
+        key = (s, self._version, self._commits)
+        if self._split_key != key:
+            out, left_p = [], np.ones(probs.shape[0])
+            for j in range(probs.shape[1] - 1):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    pj = np.where(left_p > 1e-12, probs[:, j] / np.where(left_p > 1e-12, left_p, 1.0), 0.0)
+                out.append(np.clip(pj, 0.0, 1.0))
+                left_p = left_p - probs[:, j]
+            self._split, self._split_key = out, key
+        return self._split
 
     def _contrib(self) -> None:
         if "mass_p" in self.bins:
@@ -397,6 +457,7 @@ class _Run:
     # -- events ---------------------------------------------------------------------------------
 
     def _apply_events(self, elim: np.ndarray, refine: np.ndarray, g: int) -> None:
+        self._version += 1
         bins = self.bins
         if elim.any():
             self.n_elims += int(elim.sum())
@@ -466,28 +527,20 @@ class _Run:
             if cfg.noise == "faithful":
                 du = counts + laplace_sum(noise, B, scale, shape)
                 dv = vsum + laplace_sum(noise, B, scale, shape)
-            else:
-                m = np.broadcast_to(n_b[..., None], shape)
-                du = counts + laplace_sum(noise, m, scale)
-                dv = vsum + laplace_sum(noise, m, scale)
+            else:  # laplace_sum's array path, inlined (the authors' code runs batch by batch)
+                m = np.broadcast_to(n_b[..., None].astype(float), shape)
+                du = counts + scale * (noise.standard_gamma(m) - noise.standard_gamma(m))
+                dv = vsum + scale * (noise.standard_gamma(m) - noise.standard_gamma(m))
         else:
             du, dv = counts.astype(float), vsum
         su = bins["su"][:, s, :] + np.cumsum(du, axis=0)
         sv = bins["sv"][:, s, :] + np.cumsum(dv, axis=0)
         t = bins["t"][:, s][None, :] + B * np.arange(1, L + 1)[:, None]
         out = {"su": su, "sv": sv, "t": t}
-        tau_s = tau(bins["depth"], self.d, st.tau_c)
-        depth_ok = bins["depth"] < st.s_max
+        tau_s, depth_ok = self._depth_terms()
         others = [m for m in range(self.n_src) if m != s]
         if cfg.cb == "paper":
-            num = np.zeros(act.shape)
-            den = np.zeros(act.shape)
-            var = np.zeros(act.shape)
-            for m in others:
-                a_, b_, c_ = _paper_terms(bins["t"][:, m][:, None], bins["su"][:, m], bins["sv"][:, m],
-                                          self.eps[m], st.warmup, cfg.private, cfg.var_private,
-                                          cfg.var_nonprivate)
-                num, den, var = num + a_, den + b_, var + c_
+            num, den, var = self._others_terms(s, others, act.shape)
             a_, b_, c_ = _paper_terms(t[..., None], su, sv, self.eps[s], st.warmup, cfg.private,
                                       cfg.var_private, cfg.var_nonprivate)
             f, r = _radius(num + a_, den + b_, var + c_, st.c_n)
@@ -501,9 +554,7 @@ class _Run:
             ev = bins["ev"][:, s] + np.cumsum(sv * lam, axis=0)
             eu = bins["eu"][:, s] + np.cumsum(su * lam, axis=0)
             bv = bins["bv"][:, s] + np.cumsum(np.maximum(su, tt / eps**2) * lam**2, axis=0)
-            ev_o = sum((bins["ev"][:, m] for m in others), np.zeros(act.shape))
-            eu_o = sum((bins["eu"][:, m] for m in others), np.zeros(act.shape))
-            bv_o = sum((bins["bv"][:, m] for m in others), np.zeros(act.shape))
+            ev_o, eu_o, bv_o = self._others_terms(s, others, act.shape)
             f = np.clip((ev + ev_o) / (eu + eu_o + 1e-4), 0.0, 1.0)
             with np.errstate(divide="ignore"):
                 r = np.sqrt(bv + bv_o + 1e-4) / np.abs(eu + eu_o) * math.sqrt(st.c_n)
@@ -514,7 +565,36 @@ class _Run:
             out.update({"ev": ev, "eu": eu, "bv": bv, "est": f, "allowed": allowed, "r": r})
         return out, elim, refine
 
+    def _depth_terms(self) -> tuple[np.ndarray, np.ndarray]:
+        """tau_s and depth < s_max per bin (constant until an event)."""
+        if self._depth_key != self._version:
+            depth = self.bins["depth"]
+            self._depth = (tau(depth, self.d, self.settings.tau_c), depth < self.settings.s_max)
+            self._depth_key = self._version
+        return self._depth
+
+    def _others_terms(self, s: int, others: list[int], shape) -> tuple:
+        """The other sources' terms of (26)-(28) (or of the authors' bound): constant while source
+        s is fed, until an event reorders the bins, so computed once per (s, partition version)."""
+        key = (s, self._version)
+        if self._others_key != key:
+            bins, st, cfg = self.bins, self.settings, self.config
+            if cfg.cb == "paper":
+                num, den, var = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+                for m in others:
+                    a_, b_, c_ = _paper_terms(bins["t"][:, m][:, None], bins["su"][:, m], bins["sv"][:, m],
+                                              self.eps[m], st.warmup, cfg.private, cfg.var_private,
+                                              cfg.var_nonprivate)
+                    num, den, var = num + a_, den + b_, var + c_
+                self._others = (num, den, var)
+            else:
+                self._others = tuple(sum((bins[name][:, m] for m in others), np.zeros(shape))
+                                     for name in ("ev", "eu", "bv"))
+            self._others_key = key
+        return self._others
+
     def _commit(self, s: int, out: dict, i: int) -> None:
+        self._commits += 1
         bins = self.bins
         bins["su"][:, s] = out["su"][i]
         bins["sv"][:, s] = out["sv"][i]
@@ -608,6 +688,7 @@ class _Run:
         for row in np.flatnonzero(elim.any(axis=1) | refine):
             self.trace.append({
                 "kind": "decision", "g": g, "node": int(bins["node"][row]), "depth": int(bins["depth"][row]),
+                "lo": self.tree.lo[int(bins["node"][row])].copy(), "hi": self.tree.hi[int(bins["node"][row])].copy(),
                 "born": int(bins["born"][row]), "t_sum": float(bins["t"][row].sum()),
                 "batch": self.config.batch, "active": bins["active"][row].copy(),
                 "eliminated": elim[row].copy(), "refined": bool(refine[row]), "r": out["r"][i][row].copy(),
@@ -615,11 +696,28 @@ class _Run:
                 "s_max": st.s_max})
 
     def _leaves(self) -> dict:
-        nodes = self.bins["node"]
+        """The final partition: lo, hi, active mask and depth of every leaf; for the bins still
+        active (not frozen) also t (users received while active, summed over the sources) and the
+        radius r per arm of (14)/(28) (NaN for frozen bins and the authors' bound)."""
+        bins, nodes = self.bins, self.bins["node"]
         lo = [self.tree.lo[nodes]] + [c[0][None] for c in self.frozen_cells]
         hi = [self.tree.hi[nodes]] + [c[1][None] for c in self.frozen_cells]
-        masks = [self.bins["active"]] + [np.eye(self.k, dtype=bool)[[c[2]]] for c in self.frozen_cells]
-        return {"lo": np.concatenate(lo), "hi": np.concatenate(hi), "active": np.concatenate(masks)}
+        masks = [bins["active"]] + [np.eye(self.k, dtype=bool)[[c[2]]] for c in self.frozen_cells]
+        lo, hi = np.concatenate(lo), np.concatenate(hi)
+        nf = len(self.frozen_cells)
+        r = np.full((nodes.size, self.k), np.nan)
+        if self.config.cb == "paper" and nodes.size:
+            st, cfg = self.settings, self.config
+            num, den, var = (np.zeros(bins["active"].shape) for _ in range(3))
+            for m in range(self.n_src):
+                a_, b_, c_ = _paper_terms(bins["t"][:, m][:, None], bins["su"][:, m], bins["sv"][:, m], self.eps[m],
+                                          st.warmup, cfg.private, cfg.var_private, cfg.var_nonprivate)
+                num, den, var = num + a_, den + b_, var + c_
+            r = _radius(num, den, var, st.c_n)[1]
+        depth = np.rint(-np.log2(np.prod(hi - lo, axis=1))).astype(np.int64)
+        return {"lo": lo, "hi": hi, "active": np.concatenate(masks), "depth": depth,
+                "t": np.concatenate([bins["t"].sum(axis=1), np.full(nf, np.nan)]),
+                "r": np.concatenate([r, np.full((nf, self.k), np.nan)])}
 
 
 def run_ldpmab(config: LDPMABConfig, sources: list[Source], seed: np.random.SeedSequence, *,
@@ -628,7 +726,8 @@ def run_ldpmab(config: LDPMABConfig, sources: list[Source], seed: np.random.Seed
     """One run of Algorithm 3 (Algorithm 2 when no auxiliary source has data).
 
     ``sources``: the auxiliary datasets in feeding order (n = 0 allowed: declared but empty, as the
-    code's M) followed by exactly one target source. Give either a synthetic ``instance``
+    code's M) followed by exactly one target source. Synthetic runs are memoised (``_RUN_CACHE``):
+    a repeated (config, sources, seed, instance, test point) returns the same result object. Give either a synthetic ``instance``
     (:class:`MassFeeder`) or ``data`` (one dict per source, :class:`SampleFeeder`, with ``k`` and
     ``d``). ``test_point`` records the active arms at x per target batch (Figure 6)."""
     if sum(s.target for s in sources) != 1 or not sources[-1].target:
@@ -637,8 +736,20 @@ def run_ldpmab(config: LDPMABConfig, sources: list[Source], seed: np.random.Seed
     if not config.private and any(math.isfinite(s.epsilon) for s in fed) and config.noise != "faithful":
         raise ValueError("a non-private config takes no noise mode")
     if instance is not None:
+        key = None
+        if not trace:
+            entropy = tuple(seed.entropy) if isinstance(seed.entropy, (list, tuple)) else seed.entropy
+            key = (config, tuple(sources), entropy, tuple(seed.spawn_key), seed.pool_size, instance,
+                   None if test_point is None else tuple(np.ravel(test_point)))
+            if key in _RUN_CACHE:
+                return _RUN_CACHE[key]
         feeder = MassFeeder(instance, sources, config.batch)
-        k, d = instance.k, instance.d
+        res = _Run(config, instance.d, instance.k, sources, feeder, seed, test_point, trace).run()
+        if key is not None and res.regret_curve.size <= 5_000:  # at most ~2000 x 40 kB
+            if len(_RUN_CACHE) >= 2_000:
+                _RUN_CACHE.clear()
+            _RUN_CACHE[key] = res
+        return res
     elif data is not None:
         if k is None or d is None:
             raise ValueError("data runs need k and d")

@@ -76,6 +76,8 @@ class ReferenceLDPMAB:
         self.k, self.d = instance.k, instance.d
         self.st = settings_for(config, sources, self.d)
         self.bins = [_Bin(np.zeros(self.d), np.ones(self.d), 0, list(range(self.k)), len(sources), self.k)]
+        for _ in range(config.initial_depth):  # a fixed partition (coarse_fixed): split before any user
+            self.bins = [c for b in self.bins for c in self._split(b)]
         self.n_elims = 0
         self.log: list[tuple[int, int, int]] = []
         self.expected: list[int] = []
@@ -85,6 +87,17 @@ class ReferenceLDPMAB:
             if b.contains(x):
                 return j
         raise AssertionError(f"no bin contains {x}")
+
+    def _find_all(self, x: np.ndarray) -> np.ndarray:
+        """:meth:`_find` for every row of x at once (the bins are disjoint: exactly one contains
+        each context)."""
+        lo = np.array([b.lo for b in self.bins])
+        hi = np.array([b.hi for b in self.bins])
+        inside = np.all((x[:, None, :] >= lo) & ((x[:, None, :] < hi) | ((hi == 1.0) & (x[:, None, :] <= 1.0))),
+                        axis=2)
+        if not np.all(inside.sum(axis=1) == 1):
+            raise AssertionError("the bins do not partition the contexts")
+        return inside.argmax(axis=1)
 
     def _arm_probs(self, b: _Bin) -> np.ndarray:
         mask = np.zeros((1, self.k), dtype=bool)
@@ -142,7 +155,8 @@ class ReferenceLDPMAB:
         if cfg.cb == "refcode":
             b.est = f.copy()
         tau_s = st.tau_c * 2.0 ** (-b.depth / self.d)
-        rad = {k: (2 * r[k] if cfg.band == "2r" else max(r[k], tau_s)) for k in b.active}
+        rad = {k: (2 * r[k] if cfg.band == "2r" else r[k] if cfg.band == "r" else max(r[k], tau_s))
+               for k in b.active}
         max_lcb = max(f[k] - rad[k] for k in b.active)
         removed = [k for k in b.active if max_lcb > f[k] + rad[k]]
         before = list(b.active)
@@ -152,13 +166,20 @@ class ReferenceLDPMAB:
             self.log.append((g, b.depth, k))
         arms = b.active if cfg.refine_arms == "post" else before
         small = [r[k] < tau_s for k in arms]
-        refine = any(small) if cfg.refine_rule == "any" else (all(small) and len(arms) > 0)
+        if cfg.refine_rule == "never":
+            refine = False
+        else:
+            refine = any(small) if cfg.refine_rule == "any" else (all(small) and len(arms) > 0)
         if refine and b.depth < st.s_max:
-            dim = split_dimension(b.lo, b.hi, self.rng)
-            llo, lhi, rlo, rhi, _ = split_box(b.lo, b.hi, dim)
-            return [_Bin(llo, lhi, b.depth + 1, list(b.active), len(self.sources), self.k),
-                    _Bin(rlo, rhi, b.depth + 1, list(b.active), len(self.sources), self.k)]
+            return self._split(b)
         return [b]
+
+    def _split(self, b: _Bin) -> list[_Bin]:
+        """Algorithm 1 on one bin; the children inherit its active arms, with empty statistics."""
+        dim = split_dimension(b.lo, b.hi, self.rng)
+        llo, lhi, rlo, rhi, _ = split_box(b.lo, b.hi, dim)
+        return [_Bin(llo, lhi, b.depth + 1, list(b.active), len(self.sources), self.k),
+                _Bin(rlo, rhi, b.depth + 1, list(b.active), len(self.sources), self.k)]
 
     # -- one batch ------------------------------------------------------------------------------
 
@@ -178,19 +199,25 @@ class ReferenceLDPMAB:
         if s.target:
             regret1 = B * self._policy_regret()
         scale = 4.0 / s.epsilon if cfg.private else 0.0
+        # public within the batch: the bin of each context, each bin's arm distribution, and the
+        # (bin, arm) pairs every user reports (the active ones; the authors' code: the home bin's)
+        homes = self._find_all(x)
+        probs = [self._arm_probs(b) for b in self.bins] if s.target else None
+        public = np.zeros((nb, self.k), dtype=bool)
+        for jb, b in enumerate(self.bins):
+            public[jb, b.active] = True
         for i in range(B):
-            j = self._find(x[i])
-            home = self.bins[j]
-            arm = int(rng.choice(self.k, p=self._arm_probs(home))) if s.target else int(logged[i])
+            j = int(homes[i])
+            arm = int(rng.choice(self.k, p=probs[j])) if s.target else int(logged[i])
             y = float(rng.random() < f[i, arm])
             if s.target:
                 realised += f[i].max() - f[i, arm]
             # the user's report vector: one entry per (active bin, active arm) pair
-            mask = np.zeros((nb, self.k), dtype=bool)
-            for jb, b in enumerate(self.bins):
-                if cfg.noise == "inbin_only" and jb != j:
-                    continue
-                mask[jb, b.active] = True
+            if cfg.noise == "inbin_only":
+                mask = np.zeros((nb, self.k), dtype=bool)
+                mask[j] = public[j]
+            else:
+                mask = public
             u = np.zeros((nb, self.k))
             u[j, arm] = 1.0 if mask[j, arm] else 0.0
             if cfg.private:
