@@ -6,6 +6,7 @@ contradicts it (FAIL); plus the symmetric instance's box moments used by the eng
 from __future__ import annotations
 
 import copy
+import re
 
 import numpy as np
 import pandas as pd
@@ -103,12 +104,14 @@ def test_t26d_dimension_effect(cfg):
     def law(slope):
         return lambda c, r: 0.3 * c.n_target * (1 + slope * c.d) * r.normal(1, 0.01)
 
-    assert verdicts(theory_checks.check_t26d({"theory_dim": _frame("theory_dim", cfg, law(0.2))}, rng, 200, "smoke"))[
-        "T-2.6d"] == "PASS"
-    assert verdicts(theory_checks.check_t26d({"theory_dim": _frame("theory_dim", cfg, law(-0.2))}, rng, 200, "smoke"))[
-        "T-2.6d"] == "FAIL"
+    # a reading at the paper's horizon since issue 19 (REPORT; the theorem: T-2.6-PAST-D*): its own criterion
+    def own(out):
+        return re.search(r"its own criterion gave (\w+)", out.claims[0].claim).group(1)
+
+    assert own(theory_checks.check_t26d({"theory_dim": _frame("theory_dim", cfg, law(0.2))}, rng, 200, "smoke")) == "PASS"
+    assert own(theory_checks.check_t26d({"theory_dim": _frame("theory_dim", cfg, law(-0.2))}, rng, 200, "smoke")) == "FAIL"
     flat = {"theory_dim": _frame("theory_dim", cfg, lambda c, r: 0.414 * c.n_target)}
-    assert verdicts(theory_checks.check_t26d(flat, rng, 200, "smoke"))["T-2.6d"] == "INCONCLUSIVE"
+    assert own(theory_checks.check_t26d(flat, rng, 200, "smoke")) == "INCONCLUSIVE"
 
 
 # ---------------------------------------------------------------------------------------------
