@@ -504,6 +504,43 @@ def _contextual_problems(v: _View) -> list[str]:
                                 f"an integer <= {n // 4}: Table 2 reads the reward at a quarter of the "
                                 f"{name} surrogate's {n} users (target_fraction.{name} = {fraction:g})"))
                 break
+    return out + _beyond_problems(v)
+
+
+def _beyond_problems(v: _View) -> list[str]:
+    """contextual.beyond (issue 19): every repetition block has a run; the batch is at most the
+    grid's first n and the report's n; every curve has at least 3 grid points (an onset and a
+    slope need them)."""
+    b = "contextual.beyond"
+    keys = [f"{b}.{k}" for k in ("batch", "n_base", "min_n_eps2", "n_max", "coarse_max_n_eps2", "dim_n_max",
+                                 "report_n")]
+    if not v.ok(*keys):
+        return []
+    from dpbandits.experiments.contextual_beyond import (
+        BEYOND_DIMS,
+        BEYOND_EPS,
+        DIM_EPS,
+        MAX_BLOCKS,
+        curve_n,
+    )
+
+    bcfg = v[b]
+    out = []
+    if v.ok(f"{b}.runs") and bcfg["runs"] < MAX_BLOCKS:
+        out.append(_bad(f"{b}.runs", bcfg["runs"], f"an integer >= {MAX_BLOCKS} (the repetitions are split into up to "
+                                                   f"{MAX_BLOCKS} blocks, one job each; every block needs a run)"))
+    if bcfg["batch"] > min(bcfg["n_base"], bcfg["report_n"]):
+        out.append(_bad(f"{b}.batch", bcfg["batch"], f"an integer between 1 and {b}.n_base ({bcfg['n_base']}) "
+                                                     f"and {b}.report_n ({bcfg['report_n']})"))
+    curves = [("primary", eps, 2, f"{b}.n_max[{i}]") for i, eps in enumerate(BEYOND_EPS)]
+    curves += [("coarse_fixed", eps, 2, f"{b}.coarse_max_n_eps2") for eps in BEYOND_EPS]
+    curves += [("primary", DIM_EPS, d, f"{b}.dim_n_max[{i}]") for i, d in enumerate(BEYOND_DIMS)]
+    for variant, eps, d, key in curves:
+        points = curve_n(bcfg, variant, eps, d)
+        if len(points) < 3:
+            out.append(f"config key '{key}': the {variant} curve at eps = {eps:g}, d = {d} has {len(points)} grid "
+                       f"points (n = {b}.n_base x 2^j with n eps^2 >= {b}.min_n_eps2 = {bcfg['min_n_eps2']:g}); "
+                       "allowed: a cap that leaves at least 3 points")
     return out
 
 
@@ -605,7 +642,8 @@ def resource_problems(config: dict, bad_paths: Iterable[tuple] = ()) -> list[str
                                       "dp.scaling_runs", "dp.k_runs", "baselines.d1_runs",
                                       "baselines.d2_runs", "baselines.d3_runs"))),
         "contextual": ("contextual.checks.bootstrap", ("contextual.runs", "contextual.fig6.runs",
-                                                       "contextual.theory.runs", "contextual.tables.runs")),
+                                                       "contextual.theory.runs", "contextual.tables.runs",
+                                                       "contextual.beyond.runs")),
     }
     for boot_key, run_keys in per_paper.values():
         present = [k for k in run_keys if v.ok(k)]

@@ -289,11 +289,13 @@ def quantile_figures():
 # ---- contextual paper (Ma, Jiang, Zhao, Yang & Yu) ---------------------------------------------
 from dpbandits.contextual import realdata as contextual_realdata
 from dpbandits.experiments import contextual as contextual_exp
+from dpbandits.experiments import contextual_beyond as contextual_beyond_exp
 
 
 wildcard_constraints:
     job="|".join(contextual_exp.JOBS),
     dataset="|".join(contextual_exp.DATASETS),
+    beyond="|".join(contextual_beyond_exp.BEYOND_JOBS),
 
 
 def contextual_sim(job):
@@ -302,6 +304,10 @@ def contextual_sim(job):
 
 def contextual_job_config(wildcards):
     return job_config("seed", *contextual_exp.job_config(wildcards.job))(wildcards)
+
+
+def contextual_beyond_config(wildcards):
+    return job_config("seed", *contextual_beyond_exp.beyond_job_config(wildcards.beyond))(wildcards)
 
 
 CONTEXTUAL_ADULT_MANIFEST = contextual_realdata.manifest_path(
@@ -342,6 +348,7 @@ CONTEXTUAL_FIGURES = {  # figure -> named inputs of its rule
         "code": [contextual_sim(f"fig7_code_{e:g}") for e in contextual_exp.EPS_GRID],
         "presets": contextual_sim("presets"),
     },
+    "fig7_beyond": {"sims": [contextual_sim(j) for j in contextual_beyond_exp.BEYOND_JOBS]},
 }
 CONTEXTUAL_FIGURE_FILES = {
     "fig3": "fig3_partition",
@@ -356,6 +363,7 @@ CONTEXTUAL_FIGURE_FILES = {
     "fig9b": "fig9b_gamma",
     "fig9c": "fig9c_order",
     "presets": "presets_comparison",
+    "fig7_beyond": "fig7_beyond_horizon",
 }
 CONTEXTUAL_FIGURE_TITLES = {
     "fig3": "Figure 3",
@@ -370,6 +378,7 @@ CONTEXTUAL_FIGURE_TITLES = {
     "fig9b": "Figure 9(b)",
     "fig9c": "Figure 9(c)",
     "presets": "Figure: presets compared",
+    "fig7_beyond": "Figure 7(a) beyond the paper's horizon",
 }
 
 

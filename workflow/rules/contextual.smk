@@ -35,6 +35,33 @@ rule contextual_simulate:
         )
 
 
+rule contextual_beyond_simulate:
+    """Issue 19: primary (and the labelled addition coarse_fixed) on the Figure 7(a) instance
+    beyond the paper's horizon, one block of the geometric n grid (experiments/contextual_beyond.py).
+    """
+    output:
+        f"{RUN}/sim/contextual/{{beyond}}.parquet",
+    log:
+        f"{LOGS}/contextual/seed{{seed}}/simulate_{{beyond}}.log",
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=60,
+    params:
+        config=contextual_beyond_config,
+        code=code("contextual_beyond_simulate"),
+    run:
+        run_job(
+            script("contextual_beyond_simulate"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )
+
+
 rule contextual_table_simulate:
     """Table 2's methods (LDPMAB w/wo, Linear w/wo, NN w/wo, ABSE) on one dataset."""
     input:
@@ -88,8 +115,8 @@ rule contextual_download_adult:
         )
 
 
-# Figures 3-9 and the two extra figures (authors'-code Figure 7(a), presets comparison), each a
-# named rule; the drawing code dispatches on params.figure.
+# Figures 3-9 and the extra figures (authors'-code Figure 7(a), presets comparison, Figure 7(a)
+# beyond the paper's horizon), each a named rule; the drawing code dispatches on params.figure.
 for fig, inputs in CONTEXTUAL_FIGURES.items():
 
     rule:

@@ -37,6 +37,8 @@ def main(job):
         figures.fig9b_gamma(_read(inp), out.pdf, out.png)
     elif name == "fig9c":
         figures.fig9c_order(_read(inp), out.pdf, out.png)
+    elif name == "fig7_beyond":
+        figures.fig7_beyond_horizon(_read(inp), out.pdf, out.png)
     elif name == "presets":
         figures.presets_comparison(_read(inp.fig7), _read(inp.code), _read(inp.presets), out.pdf, out.png)
     else:

@@ -3,7 +3,9 @@
 declares and its function. Spec ``ldp_contextual.md`` section 6: unit and mechanism checks
 (``U-*``, ``F4-F5``), the black-box audit (``P-AUDIT``), the rate checks of Theorems 2.5-2.6, the
 readings of Figures 6-9 and Table 2, the authors' code (``C-REF``) and the supplementary checks
-(``FS1``, ``FS2``).
+(``FS1``, ``FS2``); beyond the paper's horizon (issue 19): the onset table ``BH-ONSET``, Theorem 2.6
+past the onset ``T-2.6-PAST`` (the theorem's test; the ``T-2.6a-d`` readings at the paper's horizons
+are pre-asymptotic) and ``BH-WHY``.
 
 Guards (:mod:`dpbandits.guards`, issue 15; evidence from :mod:`dpbandits.contextual.evidence`):
 the rate rows of Theorem 2.6 (and 3.4) apply where the algorithm has left the uniform policy's
@@ -18,13 +20,15 @@ union of the ``fig7_code_<eps>`` jobs and ``tables`` the union of the three Tabl
 from __future__ import annotations
 
 from dpbandits.experiments.contextual import DATASETS, EPS_GRID
-from dpbandits.registry import Check, Guard
+from dpbandits.experiments.contextual_beyond import BEYOND_JOBS
+from dpbandits.registry import Check, Guard, TableSpec
 
 PAPER = "contextual"
 BOOT = ("contextual.checks.bootstrap",)
 UC = "dpbandits.contextual.unit_checks"
 TC = "dpbandits.contextual.theory_checks"
 FC = "dpbandits.contextual.figure_checks"
+BC = "dpbandits.contextual.beyond_checks"
 
 
 def input_jobs(table: str) -> list[str]:
@@ -33,6 +37,8 @@ def input_jobs(table: str) -> list[str]:
         return [f"fig7_code_{e:g}" for e in EPS_GRID]
     if table == "tables":
         return [f"table_{d}" for d in DATASETS]
+    if table == "beyond":
+        return list(BEYOND_JOBS)
     return [table]
 
 
@@ -54,6 +60,9 @@ def _sim(check_id: str, rule: str, module: str, function: str, names: tuple[str,
 BELOW_UNIFORM = ("per-round regret at the largest n_P significantly below the uniform policy's, by more than "
                  "2% (the algorithm has left the trivial policy's regret)")
 LINEAR = "a linear regret (log-log slope 1, the uniform policy's): the same CI shifted there must FAIL"
+PAST_ONSET = ("in the rate regime: at least 3 grid points from the first n whose per-round regret is significantly below "
+              "the uniform policy's by more than 2% (issue 19's beyond-horizon curves; fewer, or none up to the cap, is "
+              "pre-asymptotic)")
 
 
 CHECKS = [
@@ -115,4 +124,24 @@ CHECKS = [
          guards=(Guard(rows="FS1-SUBLINEAR", alternative=LINEAR), Guard(rows="FS1-ORDER", compares=True),
                  Guard(rows="FS1-AUX-*", compares=True))),
     _sim("FS2", "contextual_number_of_sources", FC, "check_fs2", ("msweep",), guards=(Guard(rows="FS2", compares=True),)),
+    # beyond the paper's horizon (issue 19): onsets, Theorem 2.6 past the onset, why it is slow
+    Check("BH-ONSET", PAPER, "contextual_beyond_onset", f"{BC}:check_onset", inputs=_tables("beyond"), config=BOOT,
+          table=TableSpec("onset", "Onset of learning beyond the paper's horizon (Figure 7(a) instance, B = 100): the "
+                                   "first n at which the per-round regret's 95% CI lies below the uniform policy's, "
+                                   "its bootstrap CI over repetitions, and onset ~ eps^-a (primary); coarse_fixed is a "
+                                   "labelled addition, not the paper's algorithm",
+                          "tab:contextual-onset", display=f"{BC}:onset_display"),
+          title="the onset of learning beyond the paper's horizon (issue 19)"),
+    _sim("T-2.6-PAST", "contextual_theorem26_past_onset", BC, "check_t26_past", ("beyond",),
+         guards=(Guard(rows="T-2.6-PAST-EPS[0-9]*", regime=PAST_ONSET, alternative=LINEAR),
+                 Guard(rows="T-2.6-PAST-D[0-9]*", regime=PAST_ONSET, alternative=LINEAR),
+                 Guard(rows="T-2.6-PAST-EPSEXP", regime="at least 3 eps in their rate regimes at a common grid n",
+                       alternative="no eps dependence (exponent 0): the same CI shifted there must FAIL"))),
+    Check("BH-WHY", PAPER, "contextual_why_slow", f"{BC}:check_why_slow", call="seeds",
+          config=("contextual.beyond.report_n", "contextual.beyond.report_runs", "contextual.beyond.batch"),
+          table=TableSpec("why_slow", "Why the faithful algorithm is slow at the paper's n (primary, Figure 7(a)'s runs at "
+                                      "n_P = 2.4e5): per eps and depth of the engine's own bins, the noise standard error "
+                                      "of a bin's reward estimate against the arms' gap in that bin (medians over bins)",
+                          "tab:contextual-why-slow", display=f"{BC}:why_display"),
+          title="why it is slow: noise against gap per depth (issue 19)"),
 ]

@@ -20,7 +20,7 @@ from dpbandits.tables import write_table
 
 __all__ = ["fig3_partition", "fig4_rewards", "fig5_density", "fig6_learning", "fig7_regret_vs_n",
            "fig7_authors_code", "fig8_aux_size", "fig9a_kappa", "fig9b_gamma", "fig9c_order",
-           "presets_comparison", "table1", "table2"]
+           "presets_comparison", "fig7_beyond_horizon", "table1", "table2"]
 
 ARM_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c"]  # the paper's blue / orange / green for arms 1-3
 
@@ -309,6 +309,65 @@ def presets_comparison(fig7: pd.DataFrame, code: pd.DataFrame, presets: pd.DataF
     np.atleast_1d(axes)[-1].legend(fontsize=7)
     fig.suptitle("Presets (Figure 7(a) setting, B = 100): the paper's constants, the spec's unit-constant radius, "
                  "the valid primary, the authors' code, ABSE", fontsize=8)
+    save_figure(fig, pdf, png)
+
+
+def fig7_beyond_horizon(t: pd.DataFrame, pdf, png) -> None:
+    """Figure 7(a) beyond the paper's horizon (issue 19): per-round regret (mean, 95% bootstrap CI
+    over repetitions) against n on a log axis, per eps; primary solid, the labelled addition
+    coarse_fixed dashed; the uniform policy's level, the paper's largest n_P and each curve's onset
+    (the rule of check BH-ONSET, :class:`dpbandits.contextual.beyond_checks.Onset`) marked. Panel
+    (b): the same curves against n eps^2; panel (c): eps = 8 in d = 1, 2, 3."""
+    from dpbandits.contextual.beyond_checks import Onset, curves
+    from dpbandits.experiments.contextual_beyond import DIM_EPS, PAPER_N, uniform_per_round
+
+    apply_style()
+    u = uniform_per_round()
+    rng = np.random.default_rng(20250311)  # bootstrap of the drawn CIs and onsets (drawing only)
+    eps_all = sorted(t.loc[t.preset == "primary", "epsilon"].unique())
+    pal = algorithm_palette([f"{e:g}" for e in eps_all])
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.3), sharey=True)
+
+    def draw(ax, ns, groups, colour, style, label, scale_x=1.0):
+        mean = np.array([g.mean() for g in groups])
+        boots = [g[rng.integers(0, g.size, (400, g.size))].mean(axis=1) for g in groups]
+        lo = np.array([np.quantile(b, 0.025) for b in boots])
+        hi = np.array([np.quantile(b, 0.975) for b in boots])
+        x = ns * scale_x
+        ax.plot(x, mean, style, marker="o", ms=3, color=colour, lw=1.3, label=label)
+        ax.fill_between(x, lo, hi, color=colour, alpha=0.15, lw=0)
+        o = Onset(ns, groups, u, rng, 200)
+        if o.reached:
+            ax.plot(o.n * scale_x, mean[o.index], marker="v", ms=8, color=colour, mfc="none", mew=1.4)
+
+    for variant, style in (("primary", "-"), ("coarse_fixed", "--")):
+        for e, (ns, groups) in curves(t, variant).items():
+            label = f"{variant}, $\\epsilon$ = {e:g}" if variant == "primary" else f"coarse_fixed, $\\epsilon$ = {e:g}"
+            draw(axes[0], ns, groups, pal[f"{e:g}"], style, label)
+            draw(axes[1], ns, groups, pal[f"{e:g}"], style, None, scale_x=e**2)
+    dpal = algorithm_palette(["d = 1", "d = 2", "d = 3"])
+    for d in (1, 2, 3):
+        cs = curves(t, "primary", d)
+        if DIM_EPS in cs:
+            draw(axes[2], *cs[DIM_EPS], dpal[f"d = {d}"], "-", f"d = {d}")
+    for ax in axes:
+        ax.axhline(u, color="k", lw=0.8, ls=":", label="uniform policy")
+        ax.set_xscale("log")
+    axes[0].axvline(PAPER_N, color="grey", lw=1, ls="-.", label=f"paper's largest $n_P$ ({PAPER_N:,})")
+    axes[2].axvline(PAPER_N, color="grey", lw=1, ls="-.")
+    axes[0].set_xlabel("$n_P$ (users)")
+    axes[1].set_xlabel("$n_P \\epsilon^2$")
+    axes[2].set_xlabel("$n_P$ (users)")
+    axes[0].set_ylabel("per-round regret (eq. 1)")
+    axes[0].set_title("(a) per-round regret against $n_P$ (triangles: onsets)", fontsize=9)
+    axes[1].set_title("(b) the same against $n_P \\epsilon^2$", fontsize=9)
+    axes[2].set_title(f"(c) primary, $\\epsilon$ = {DIM_EPS:g}, dimension d (reward depends on $x^1$ only)", fontsize=9)
+    axes[0].legend(fontsize=6, loc="lower left")
+    axes[2].legend(fontsize=7, loc="lower left")
+    runs = int(t.groupby(["preset", "epsilon", "d", "n_target"]).size().min())
+    fig.suptitle("Figure 7(a) instance beyond the paper's horizon: primary (faithful LDP, valid radius; solid) and the "
+                 f"labelled addition coarse_fixed (dashed), B = {int(t.batch.iloc[0])}, >= {runs} repetitions, 95% CI",
+                 fontsize=9)
     save_figure(fig, pdf, png)
 
 
