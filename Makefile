@@ -46,7 +46,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests workflow/scripts benchmarks
+	$(BIN)/ruff check src tests workflow/scripts benchmarks examples
 	$(BIN)/snakefmt --check Snakefile workflow/rules
 	$(BIN)/snakemake --lint --configfile config/smoke.yaml
 

@@ -11,6 +11,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/online.smk"
+include: "workflow/rules/extra.smk"
 include: "workflow/rules/dueling.smk"
 include: "workflow/rules/quantile.smk"
 include: "workflow/rules/contextual.smk"

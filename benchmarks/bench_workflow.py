@@ -136,6 +136,25 @@ def run(repo: Path, scale: str, cores: int, keep: Path | None) -> tuple[dict, pd
     return summary, jobs
 
 
+def from_log(log: Path, workdir: Path, scale: str, cores: int) -> tuple[dict, pd.DataFrame]:
+    """The same split for a run that has already happened (its Snakemake log and its working
+    directory, for the jobs' own logs): no re-run. The wall time is the span of the log's time
+    stamps; the CPU time is unknown (NaN). For an incremental run only the jobs it ran count."""
+    text = log.read_text(errors="replace")
+    jobs = parse_main_log(text)
+    jobs["work"] = [work_seconds(workdir, name) for name in jobs["log"]]
+    jobs["startup"] = (jobs["seconds"] - jobs["work"]).clip(lower=0)
+    jobs["family"] = jobs["rule"].map(family)
+    jobs["paper"] = jobs["rule"].map(paper_of)
+    stamps = [dt.datetime.strptime(m, "%a %b %d %H:%M:%S %Y")
+              for m in re.findall(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$", text, re.M)]
+    summary = {"when": dt.datetime.now().isoformat(timespec="seconds"), "scale": scale, "cores": cores,
+               "jobs": len(jobs), "wall_s": (max(stamps) - min(stamps)).total_seconds() if stamps else float("nan"),
+               "cpu_s": float("nan"), "work_s": round(float(jobs["work"].sum()), 1),
+               "startup_s": round(float(jobs["startup"].sum()), 1), "load_before": float("nan")}
+    return summary, jobs
+
+
 def _markdown(frame: pd.DataFrame) -> str:
     cols = list(frame.columns)
     out = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
@@ -164,8 +183,16 @@ def main() -> None:
     parser.add_argument("--repo", type=Path, default=REPO, help="checkout whose workflow and src are timed")
     parser.add_argument("--label", default="", help="e.g. before / after")
     parser.add_argument("--keep", type=Path, default=None, help="run in this directory and keep it")
+    parser.add_argument("--from-log", type=Path, default=None,
+                        help="measure a finished run from its Snakemake log instead (no re-run); "
+                             "--keep names its working directory")
     args = parser.parse_args()
-    summary, jobs = run(args.repo.resolve(), args.scale, args.cores, args.keep)
+    if args.from_log is not None:
+        if args.keep is None:
+            parser.error("--from-log needs --keep (the run's working directory, for the jobs' logs)")
+        summary, jobs = from_log(args.from_log, args.keep, args.scale, args.cores)
+    else:
+        summary, jobs = run(args.repo.resolve(), args.scale, args.cores, args.keep)
     summary["label"] = args.label
     history = pd.read_csv(CSV) if CSV.exists() else pd.DataFrame()
     history = pd.concat([history, pd.DataFrame([summary])], ignore_index=True)

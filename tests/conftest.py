@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 from workflow_runner import copy_workflow, run_snakemake, snapshot
 
 REPO = Path(__file__).resolve().parents[1]
+# The smoke config's extra algorithms are "examples.<module>:<Class>" (issue 20), importable from
+# the repository root, as from a workflow's working directory.
+if str(REPO) not in sys.path:
+    sys.path.append(str(REPO))
 
 
 @pytest.fixture(scope="session")

@@ -187,7 +187,8 @@ BAD = [
                                               _set(c, ("contextual", "tables", "batch"), 600)),
      ["'contextual.tables.batch': 600", "an integer <= 250", "adult surrogate's 1000 users"]),
     # resource guards
-    ("dag-too-large", lambda c: (_set(c, (*FIG, "runs"), 2000), _set(c, (*FIG, "runs_per_job"), 1)),
+    ("dag-too-large", lambda c: (_set(c, (*FIG, "runs"), 2000), _set(c, (*FIG, "runs_per_job"), 1),
+                                 _set(c, ("online", "extra_algorithms"), [])),
      ["jobs; allowed: at most 20,000", "'online.figures.runs' / 'online.figures.runs_per_job'",
       "'online.figures.settings' (2)", "'online.figures.epsilons' (3)", "56,000 simulate jobs"]),
     ("figure-table-too-large", lambda c: (_set(c, (*FIG, "runs"), 2000), _set(c, (*FIG, "runs_per_job"), 200),
@@ -325,7 +326,7 @@ def test_shipped_configs_pass_the_workflow_validation(name):
                          [(20, 20, 3, 2, 2), (6, 3, 3, 2, 2), (7, 3, 2, 0, 1), (100, 7, 5, 1, 3), (2, 1, 20, 2, 20)])
 def test_job_estimate_counts_the_figure_grid_exactly(runs, per_job, epsilons, references, settings):
     from dpbandits.config import estimate_jobs
-    from dpbandits.experiments.online import figure_cells
+    from dpbandits.experiments.online import extra_cells, figure_cells
 
     cfg = _base("smoke.yaml")
     fig = cfg["online"]["figures"]
@@ -333,7 +334,7 @@ def test_job_estimate_counts_the_figure_grid_exactly(runs, per_job, epsilons, re
                references=["ucb1", "ts_beta"][:references],
                settings={f"s{i}": {"figure": f"f{i}", "means": [0.6, 0.5]} for i in range(settings)})
     grid, total = estimate_jobs(cfg)
-    assert grid == len(figure_cells(cfg))
+    assert grid == len(figure_cells(cfg)) + len(extra_cells(cfg))  # the smoke config's extra algorithms
     assert total == grid + settings + 250
 
 
@@ -344,7 +345,7 @@ def test_job_estimate_builds_no_list():
     cfg["online"]["figures"].update(runs=10**18, runs_per_job=1)
     start = time.perf_counter()
     grid, _ = estimate_jobs(cfg)
-    assert grid == 2 * 10**18 * (4 * 3 + 2)
+    assert grid == 2 * 10**18 * ((4 + 2) * 3 + 2)  # (algorithms + the smoke config's extra ones) x eps + refs
     assert time.perf_counter() - start < 1.0
 
 

@@ -123,6 +123,6 @@ def test_claims_md_holds_every_check_and_the_glance_table(smoke_run):
     assert glance.split("\n\n")[0] in md
     for paper, group in claims.groupby("paper"):
         fails = group[group.verdict == "FAIL"]
-        assert all(f"`{c}`" in glance for c in fails.check_id), paper
+        assert all(f"`{c}`" in glance for c in fails.check_id), paper  # violated controls too
         for c, reason in zip(fails.check_id, fails.reason, strict=True):  # every FAIL with its reason
             assert reason and f"- `{c}` ({reason}):" in md, (paper, c)

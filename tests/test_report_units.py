@@ -53,6 +53,16 @@ def test_claims_at_a_glance_counts_every_verdict_and_names_the_failures():
     assert "| 1/1 | 2/3 | `C10` |" in swept  # dueling: C1 and C1-X stable, C10 not (the control aside)
 
 
+def test_a_violated_control_is_named_in_the_glance_table_and_in_claims_md():
+    claims = _claims().assign(reason="supported")
+    claims.loc[len(claims)] = {**claims.iloc[0].to_dict(), "check_id": "B8", "kind": "sanity",
+                               "verdict": "FAIL", "reason": "violated"}
+    table = render_claims_at_a_glance(claims)
+    assert "| 0/1 (violated: `B8`) |" in table
+    assert "- `B8` (violated): claim C1 with a * star" in render_claims_markdown(claims)
+    assert "0 errata, 0 contradicted" in table.splitlines()[2]  # not counted as a FAIL of the paper
+
+
 def test_the_readme_section_is_replaced_between_its_markers_only(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text("intro\n<!-- glance:start -->\nold\n<!-- glance:end -->\nrest\n")

@@ -156,8 +156,18 @@ def test_output_contract(smoke_run):
     md = (work / f"{R}/claims.md").read_text()
     assert all(cid in md for cid in claims.check_id)
     assert "Saha & Asi" in md and "Nikolakakis" in md and "Ma, Jiang, Zhao, Yang & Yu" in md
+    # Issue 20: the smoke config's two extra algorithms (examples/), audited beside the paper's:
+    # the private DP-UCB passes, the deliberately leaky UCB fails, both controls are caught (above)
+    assert verdict["X-AUDIT-DP-UCB-TREE"] == "PASS" and verdict["X-AUDIT-LEAKY-UCB"] == "FAIL"
+    assert verdict["X-REGRET-DP-UCB-TREE"] == verdict["X-REGRET-LEAKY-UCB"] == "REPORT"
+    extra_rows = online[online.check_id.str.startswith("X-")]
+    assert set(extra_rows.check_id) == {f"X-{w}-{n}" for w in ("AUDIT", "REGRET") for n in ("DP-UCB-TREE", "LEAKY-UCB")} | {
+        "X-AUDIT-DP-UCB-TREE-CONTROL", "X-AUDIT-LEAKY-UCB-CONTROL"}
+    assert set(extra_rows.kind) == {"baseline", "control", "report"}  # never claims of the paper
     table = pd.read_csv(work / f"{R}/tables/online/final_regret.csv")
-    assert len(table) == 2 * (3 * 4 + 2)  # settings x (eps x private algorithms + references)
+    # settings x (eps x (private + extra algorithms) + references)
+    assert len(table) == 2 * (3 * (4 + 2) + 2)
+    assert set(table.label[table.algorithm == "leaky_ucb"]) == {"Leaky UCB (deliberately not private) (extra)"}
     tex = (work / f"{R}/tables/online/final_regret.tex").read_text()
     assert "\\toprule" in tex and "\\bottomrule" in tex
 
@@ -226,6 +236,7 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "online_privacy_exact_rnm_table", "online_check_ft_1_figure",
                  "online_bandit_simulate", "online_check_privacy_cost", "audit_online_rnm_ftnl",
                  "audit_online_anytime_lazy_ucb", "audit_online_adap_klucb",
+                 "online_extra_simulate", "online_extra_aggregate", "online_extra_audit", "online_extra_regret",
                  *[f"online_check_ft_{i}" for i in range(1, 10)],
                  *[f"online_check_bt_{i}" for i in (1, 2, 4, 5, 6, 7)],
                  *[f"online_check_u_{i}" for i in range(1, 6)],

@@ -18,13 +18,13 @@ SMOKE_RESULTS = "results/smoke/seed7"  # its seeded results (config/smoke.yaml: 
 
 
 def copy_workflow(repo: Path, dest: Path, checkout: bool = False) -> Path:
-    """A runnable copy of the workflow (Snakefile, workflow/, config/, and the ``profiles`` link
+    """A runnable copy of the workflow (Snakefile, workflow/, config/, examples/, and the ``profiles`` link
     through which Snakemake finds the default workflow profile) in ``dest``; with ``checkout``
     also the README and the committed paper-scale ``reports/``, as in a clone of the repository."""
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy(repo / "Snakefile", dest / "Snakefile")
     os.symlink(os.readlink(repo / "profiles"), dest / "profiles")
-    for sub in ("workflow", "config"):
+    for sub in ("workflow", "config", "examples"):  # examples/: the smoke config's extra algorithms
         shutil.copytree(repo / sub, dest / sub, ignore=shutil.ignore_patterns("__pycache__"))
     if checkout:
         shutil.copy(repo / "README.md", dest / "README.md")

@@ -223,7 +223,7 @@ def _fail_breakdown(fails: pd.DataFrame) -> str:
 def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
     """A Markdown table: per paper, the count of each verdict over the paper's claims, how many
     FAILs are errata, contradictions and figures not reproduced, the controls (rows that are not
-    claims of the paper: validated / total) and the ids of the FAILs."""
+    claims of the paper: validated / total, naming any that is violated) and the ids of the FAILs."""
     titles = PAPER_TITLES if titles is None else titles
     scales = ", ".join(sorted(set(frame["scale"]))) or "none"
     frame = frame.assign(**{c: frame.get(c, "") for c in ("reason", "stability")})
@@ -238,6 +238,9 @@ def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None
         fails = claims[claims["verdict"] == "FAIL"]
         controls = group[group["kind"].isin(NON_PAPER_KINDS)]
         ok = int((controls["verdict"] == "PASS").sum())
+        violated = controls[controls["verdict"] == "FAIL"]["check_id"]  # named: a tool may be broken
+        checked = f"{ok}/{len(controls)}" + (f" (violated: {', '.join(f'`{c}`' for c in violated)})"
+                                             if len(violated) else "")
         ids = ", ".join(f"`{c}`" for c in fails["check_id"])
         stable = ""
         if swept:
@@ -246,7 +249,7 @@ def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None
             full = sum(1 for v in st if v.split("/")[0] == v.split("/")[1])
             stable = f" {full}/{len(st)} |"
         return (f"| {name} | {len(claims)} | " + " | ".join(str(counts.get(v, 0)) for v in VERDICTS)
-                + f" | {_fail_breakdown(fails)} | {ok}/{len(controls)} |{stable} {ids or '-'} |")
+                + f" | {_fail_breakdown(fails)} | {checked} |{stable} {ids or '-'} |")
 
     for paper, group in frame.groupby("paper", sort=True):
         name = f"`{paper}` ({titles[paper].split(',')[0]})" if paper in titles else f"`{paper}`"
@@ -298,6 +301,11 @@ def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = 
                 lines += ["", f"{title}:"]
                 lines += [f"- `{r.check_id}`{f' ({r.reason})' if r.reason else ''}: {r.claim} ({r.criterion})"
                           for r in rows.itertuples()]
+        violated = controls[controls["verdict"] == "FAIL"]
+        if len(violated):  # not a claim of the paper, but a tool, control or sanity bar that failed
+            lines += ["", "Violated controls, sanity bars and identities:"]
+            lines += [f"- `{r.check_id}` ({r.reason or 'violated'}): {r.claim} ({r.criterion})"
+                      for r in violated.itertuples()]
         lines.append("")
     return "\n".join(lines)
 

@@ -555,14 +555,29 @@ def cross_field_problems(config: dict, bad_paths: Iterable[tuple] = ()) -> list[
     * contextual: every batch size is at most the user counts it batches (a run of n users in
       batches of B has n // B batches); a positive auxiliary size is at least its batch (else that
       source is never fed); Table 2's batch leaves at least 4 batches in each surrogate (it reads
-      the reward at a quarter of the users).
+      the reward at a quarter of the users);
+    * ``online.extra_algorithms``: every name unused by the paper's algorithms and unique, every
+      ``import`` importable and a class with the bandit interface, its ``params`` its own (the
+      error names ``online.extra_algorithms[i].import``).
 
     K >= 2 (means: minItems 2), the levels in (0, 1) (alpha, the audits' confidence, the
     surrogates' target fractions) and the quantile designs' gaps are schema rules; the quantile
     levels q and every other instance are fixed in code (src/dpbandits/experiments).
     """
     view = _View(config, bad_paths)
-    return _stability_problems(view) + _online_problems(view) + _contextual_problems(view)
+    return (_stability_problems(view) + _online_problems(view) + _extra_problems(view)
+            + _contextual_problems(view))
+
+
+def _extra_problems(v: _View) -> list[str]:
+    """``online.extra_algorithms``: names not taken, each ``import`` importable, a class with the
+    bandit interface (dpbandits.online.interface), ``params`` among its parameters."""
+    key = "online.extra_algorithms"
+    if not v.ok(key):
+        return []
+    from dpbandits.online.interface import extra_algorithm_problems
+
+    return extra_algorithm_problems(v[key], key)
 
 
 STABILITY_MIN_SEEDS = {"paper": 4, "smoke": 2}  # issue 18
@@ -585,12 +600,14 @@ def _stability_problems(v: _View) -> list[str]:
 def estimate_jobs(config: dict) -> tuple[int, int]:
     """(jobs of the online figure grid, estimated jobs of the whole DAG), arithmetically.
 
-    The figure grid (experiments/online.py ``figure_cells``) is settings x seed blocks
-    (ceil(runs / runs_per_job)) x (algorithms x epsilons + references) simulate jobs, plus one
+    The figure grid (experiments/online.py ``figure_cells`` and ``extra_cells``) is settings x
+    seed blocks (ceil(runs / runs_per_job)) x ((algorithms + extra algorithms) x epsilons +
+    references) simulate jobs, plus one
     figure job per setting; every other grid of the workflow is fixed in code (OTHER_JOBS)."""
     fig = config["online"]["figures"]
     blocks = -(-fig["runs"] // fig["runs_per_job"])  # integer ceil: no float overflow
-    curves = len(fig["algorithms"]) * len(fig["epsilons"]) + len(fig["references"])
+    extras = len(config["online"].get("extra_algorithms") or [])  # extra.smk: same cells
+    curves = (len(fig["algorithms"]) + extras) * len(fig["epsilons"]) + len(fig["references"])
     grid = len(fig["settings"]) * blocks * curves
     return grid, grid + len(fig["settings"]) + OTHER_JOBS
 
@@ -609,11 +626,15 @@ def resource_problems(config: dict, bad_paths: Iterable[tuple] = ()) -> list[str
         grid, total = estimate_jobs(config)
         if total > MAX_JOBS:
             blocks = -(-fig["runs"] // fig["runs_per_job"])
+            extras = len(config["online"].get("extra_algorithms") or [])
+            algorithms = f"'{f}.algorithms' ({len(fig['algorithms'])})"
+            if extras:
+                algorithms = f"({algorithms} + 'online.extra_algorithms' ({extras}))"
             out.append(
                 f"the configuration implies about {total:,} jobs; allowed: at most {MAX_JOBS:,}. "
                 f"The online figure grid drives it: '{f}.settings' ({len(fig['settings'])}) x "
                 f"ceil('{f}.runs' / '{f}.runs_per_job') ({fig['runs']} / {fig['runs_per_job']} -> "
-                f"{blocks}) x ('{f}.algorithms' ({len(fig['algorithms'])}) x '{f}.epsilons' "
+                f"{blocks}) x ({algorithms} x '{f}.epsilons' "
                 f"({len(fig['epsilons'])}) + '{f}.references' ({len(fig['references'])})) = "
                 f"{grid:,} simulate jobs; raise runs_per_job or lower runs")
     if v.ok(*keys, f"{f}.horizon", f"{f}.checkpoints"):

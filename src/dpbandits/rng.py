@@ -13,7 +13,7 @@ import json
 
 import numpy as np
 
-__all__ = ["derive_seed", "make_rng", "stream_rngs"]
+__all__ = ["derive_seed", "make_rng", "stream_rngs", "resolve_seed"]
 
 
 def _describe(unit: tuple[object, ...]) -> str:
@@ -33,7 +33,7 @@ def _describe(unit: tuple[object, ...]) -> str:
 def derive_seed(root_seed: int, *unit: object) -> np.random.SeedSequence:
     """SeedSequence of the unit described by ``unit`` under ``root_seed``.
 
-    >>> derive_seed(1, "online", "figures").generate_state(1)[0] == derive_seed(1, "online", "figures").generate_state(1)[0]
+    >>> bool(derive_seed(1, "online", "figures").generate_state(1)[0] == derive_seed(1, "online", "figures").generate_state(1)[0])
     True
     """
     if not isinstance(root_seed, (int, np.integer)) or isinstance(root_seed, bool) or root_seed < 0:
@@ -61,3 +61,27 @@ def stream_rngs(seed: np.random.SeedSequence, names: tuple[str, ...]) -> dict[st
         child = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, *words))
         out[name] = np.random.default_rng(child)
     return out
+
+
+def resolve_seed(seed, *unit: object) -> np.random.SeedSequence:
+    """The SeedSequence a library entry point (``dpbandits.<paper>.simulate``) runs from.
+
+    An int ``seed`` is a root seed, derived like every unit of the workflow:
+    ``derive_seed(seed, *unit)`` (the entry points pass ``(paper, "api")``), so the same int gives
+    the same runs in every session. A :class:`numpy.random.SeedSequence` is used as given (this is
+    how the workflow calls the entry points); it is copied, never advanced, so two calls with the
+    same SeedSequence give the same runs.
+
+    >>> resolve_seed(3, "online", "api").entropy == derive_seed(3, "online", "api").entropy
+    True
+    >>> resolve_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an int >= 0 or a numpy.random.SeedSequence, got -1
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(entropy=seed.entropy, spawn_key=seed.spawn_key,
+                                      pool_size=seed.pool_size)
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+        return derive_seed(int(seed), *unit)
+    raise ValueError(f"seed must be an int >= 0 or a numpy.random.SeedSequence, got {seed!r}")

@@ -24,7 +24,7 @@ for paper, specs in CHECKS.items():
                 check=spec.id,
                 spec=spec_digest(spec),
                 config=check_params_config(spec),
-                code=code("check", spec.module),
+                code=check_code(spec),
             run:
                 run_job(script("check"), input, output, params, wildcards, log, workflow)
 

@@ -15,6 +15,8 @@ CONFIG_SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema
 validate_workflow_config(
     config, workflow.configfiles, workflow.overwrite_configfiles, CONFIG_SCHEMA
 )
+# Optional key (a researcher's own algorithms, extra.smk): none unless the config names some.
+config["online"].setdefault("extra_algorithms", [])
 
 # Recover from an interrupted or damaged earlier run before scheduling (main process only):
 # stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables.
@@ -230,6 +232,57 @@ def online_figure_config(wildcards):
             f"online.figures.settings.{setting}",
         ],
     )
+
+
+# A researcher's own algorithms (online.extra_algorithms; rules in extra.smk): simulated on the
+# Figures 1-2 grid, drawn in the figures and the final-regret table, audited (checks X-*).
+from dpbandits.online.interface import extra_algorithms as _extra_algorithms
+from dpbandits.online.interface import source_file as _source_file
+
+ONLINE_EXTRAS = {spec.name: spec for spec in _extra_algorithms(config["online"])}
+ONLINE_EXTRA_LABELS = {name: spec.label for name, spec in ONLINE_EXTRAS.items()}
+
+
+def online_extra_blocks(wildcards):
+    """Every simulation block of the researcher's algorithms (none: an empty list)."""
+    return [
+        f"{RUN}/{cell.path}".format(seed=wildcards.seed) for cell in online_exp.extra_cells(config)
+    ]
+
+
+def online_extra_entry(wildcards):
+    """The config entry of one extra algorithm (``params.extra`` of its simulate job)."""
+    for entry in config["online"]["extra_algorithms"]:
+        if entry["name"] == wildcards.algorithm:
+            return dict(entry)
+    raise ValueError(f"no extra algorithm {wildcards.algorithm!r} in online.extra_algorithms")
+
+
+def _sources_digest(specs):
+    """SHA-256 of the source files of researcher's classes (their module's file), so that an
+    edit of the class reruns its jobs like an edit of the library does (params.code)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for spec in specs:
+        path = _source_file(spec.import_path)
+        digest.update(f"{spec.name} {path.name if path else '?'}\n".encode())
+        if path is not None and path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def online_extra_code(wildcards):
+    sources = _sources_digest([ONLINE_EXTRAS[wildcards.algorithm]])
+    return f"{code('online_extra_simulate')}+{sources}"
+
+
+def check_code(spec):
+    """``params.code`` of a check rule: its code, and the researcher's classes it runs."""
+    digest = code("check", spec.module)
+    if "online.extra_algorithms" in spec.config:
+        digest = f"{digest}+{_sources_digest(ONLINE_EXTRAS.values())}"
+    return digest
 
 
 def online_figures():

@@ -72,6 +72,7 @@ rule online_figure:
     """Figure 1 (setting 1) and Figure 2 (setting 2): 3 panels, eps = 0.25, 0.5, 1."""
     input:
         long=f"{MAIN}/agg/online/figures.parquet",
+        extra=f"{MAIN}/agg/online/extra.parquet",
     output:
         pdf=f"{REPORTS}/figures/online/{{figure}}.pdf",
         png=report(
@@ -91,6 +92,7 @@ rule online_figure:
         f"{LOGS}/online/{{figure}}.log",
     params:
         setting=online_figure_setting,
+        extra_labels=ONLINE_EXTRA_LABELS,
         config=online_figure_config,
         code=code("online_figure"),
     run:
@@ -101,6 +103,7 @@ rule online_final_regret_table:
     """Final regrets of every panel (mean, s.d., bootstrap CI) as LaTeX and CSV."""
     input:
         runs=f"{MAIN}/agg/online/figures_runs.parquet",
+        extra_runs=f"{MAIN}/agg/online/extra_runs.parquet",
     output:
         tex=f"{REPORTS}/tables/online/final_regret.tex",
         csv=report(
@@ -112,6 +115,7 @@ rule online_final_regret_table:
     log:
         f"{LOGS}/online/final_regret_table.log",
     params:
+        extra_labels=ONLINE_EXTRA_LABELS,
         config=job_config("seed", "online.figures.horizon", "online.checks.bootstrap"),
         code=code("online_table"),
     run:

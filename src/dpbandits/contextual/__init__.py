@@ -1,6 +1,13 @@
 """Ma, Jiang, Zhao, Yang & Yu: locally private nonparametric contextual multi-armed bandits with
 transfer learning (spec ``shared/papers/ldp_contextual.md``; paper id ``contextual``).
 
+From Python, :func:`simulate` (module :mod:`.api`) runs LDPMAB in any preset on a synthetic
+instance, with auxiliary datasets for Algorithm 3, and returns a typed :class:`ContextualResult`::
+
+    >>> from dpbandits.contextual import BumpInstance, simulate
+    >>> simulate("primary", BumpInstance(), epsilon=2.0, horizon=1000, runs=2, seed=4).runs
+    2
+
 Algorithms (one module each):
 
 * :mod:`partition` - Algorithm 1, the max-edge dyadic partition;
@@ -17,3 +24,19 @@ Data: :mod:`instances` (synthetic rewards, the Q_gamma sampler, bin moments), :m
 Checks: :mod:`unit_checks`, :mod:`audits`, :mod:`theory_checks`, :mod:`figure_checks`, listed in
 :mod:`registry`; drawing: :mod:`figures`. Experiments: :mod:`dpbandits.experiments.contextual`.
 """
+
+_API = {name: "dpbandits.contextual.api" for name in ("simulate", "ContextualResult", "ALGORITHMS")}
+_API.update({name: "dpbandits.contextual.instances" for name in ("BumpInstance", "SymmetricInstance")})
+_API.update({"Source": "dpbandits.contextual.ldpmab", "LDPMABConfig": "dpbandits.contextual.config"})
+__all__ = list(_API)
+
+
+def __getattr__(name):
+    """The entry point, its types and the instances, imported on first use (PEP 562): importing
+    one module of the package does not import the engine, and a job's code digest
+    (:mod:`dpbandits.provenance`, which reads import statements) covers only what it imports."""
+    if name in __all__:
+        import importlib
+
+        return getattr(importlib.import_module(_API[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,6 +2,13 @@
 (specification: shared/papers/dp_dueling.md). The paper has no experiments; every theorem and
 lemma is turned into a check (spec section 5).
 
+From Python, :func:`simulate` (module :mod:`.api`) runs Algorithm 1, Algorithm 2 or a baseline on
+an instance and returns a typed :class:`DuelingResult`::
+
+    >>> from dpbandits.dueling import f1, simulate
+    >>> simulate("rucb", f1(4), None, horizon=1000, runs=2, seed=5).runs
+    2
+
 * :mod:`.instances`          the logistic preference model, instances F1-F4 / G1-G4, both regret
                              units, the kappa modes
 * :mod:`.ebs_params`         Algorithm 1, DP-EBS-Elimination: the algorithm, its variants (the
@@ -29,3 +36,20 @@ lemma is turned into a check (spec section 5).
 * :mod:`.alg1_checks`        Algorithm 1 checks B1-B9
 * :mod:`.alg2_checks`        Algorithm 2 checks C1-C11
 """
+
+_API = {name: "dpbandits.dueling.api" for name in ("simulate", "DuelingResult", "ALGORITHMS", "config_for")}
+_API.update({name: "dpbandits.dueling.instances" for name in ("f1", "f2", "f3", "f4", "g1", "g2", "g3",
+                                                              "FiniteInstance", "LinearInstance")})
+_API.update({"EBSConfig": "dpbandits.dueling.ebs_params", "GOptConfig": "dpbandits.dueling.goptimal_dpdb"})
+__all__ = list(_API)
+
+
+def __getattr__(name):
+    """The entry point, its types and the instance generators, imported on first use (PEP 562):
+    importing one module of the package does not import every engine, and a job's code digest
+    (:mod:`dpbandits.provenance`, which reads import statements) covers only what it imports."""
+    if name in __all__:
+        import importlib
+
+        return getattr(importlib.import_module(_API[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

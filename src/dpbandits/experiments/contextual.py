@@ -68,6 +68,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from dpbandits.contextual.api import simulate
 from dpbandits.contextual.config import preset
 from dpbandits.contextual.instances import BumpInstance, SymmetricInstance
 from dpbandits.contextual.ldpmab import Source, run_ldpmab
@@ -342,12 +343,13 @@ def simulate_job(job: str, cfg: dict, root_seed: int) -> pd.DataFrame:
     runs = _runs_for(job, cfg)
     for cell in cells(job, cfg):
         inst = make_instance(cell)
-        config = preset(cell.preset, batch=cell.batch)
+        params = {"batch": cell.batch}
         if job == "fig6" and cell.preset == "authors_code":
-            config = preset("authors_code", batch=cell.batch, arm_policy="uniform")
-        for rep in range(runs):
-            res = run_ldpmab(config, cell.sources, run_seed(root_seed, cell, rep), instance=inst,
-                             test_point=TEST_POINT if job in ("fig6", "fig9c") else None)
+            params["arm_policy"] = "uniform"
+        out = simulate(cell.preset, inst, cell.epsilon, cell.n_target, runs,
+                       [run_seed(root_seed, cell, rep) for rep in range(runs)], params, aux=cell.aux,
+                       test_point=TEST_POINT if job in ("fig6", "fig9c") else None)
+        for rep, res in enumerate(out.raw):
             row = {**cell.row(), "rep": rep, "regret": res.regret, "seconds": res.seconds,
                    "n_leaves": res.n_leaves, "max_depth": res.max_depth, "n_splits": res.n_splits,
                    "n_eliminations": res.n_eliminations, "s_max": res.settings.s_max,
@@ -390,8 +392,8 @@ def partition_example(cfg: dict, root_seed: int) -> tuple[dict, str]:
     n = int(max(cfg["fig7"]["n_target"]))
     batch = int(cfg["fig7"]["batch"])
     cell = Cell("fig3", "primary", "a", 1024.0, n, batch)
-    res = run_ldpmab(preset("primary", batch=batch), cell.sources, run_seed(root_seed, cell, 0),
-                     instance=BumpInstance(3, 2, "code"))
+    res = simulate("primary", BumpInstance(3, 2, "code"), cell.epsilon, cell.n_target, 1,
+                   [run_seed(root_seed, cell, 0)], {"batch": batch}, aux=cell.aux).raw[0]
     title = (f"Max-edge partition of one run (primary, eps = 1024, n_P = {n:,}, B = {batch}); "
              f"{res.n_leaves} bins, depth <= {res.max_depth}")
     return res.leaves, title

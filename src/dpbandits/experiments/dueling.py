@@ -28,6 +28,8 @@ Algorithm 2 designs (GOptimal-DPDB, batched simulator; each run covers a list of
   "practical" one (kappa = inst, t0 = 0, c_p = c_s = 0.01) at the baseline horizon, against MaxInP
   (:func:`simulate_maxinp_baseline`); and eps = 1 under every kappa x t0 mode (T = 1e9, 1e12).
 
+Every simulation runs through the library's entry point :func:`dpbandits.dueling.simulate`.
+
 Where these grids differ from the spec's section 5, and why:
 
 * B1(a) runs ``calibrated`` widths only: with ``paper`` widths nothing is eliminated before about
@@ -179,7 +181,7 @@ def _baseline_instances(settings: dict) -> list[tuple[str, int, float, int]]:
 def simulate_baseline(name: str, settings: dict, root_seed: int) -> pd.DataFrame:
     """One non-private baseline (B8) on B8's instances, with the columns of the Algorithm 1 tables
     it is compared with (variant = the baseline's name, epsilon = inf)."""
-    from dpbandits.dueling.baselines import BASELINES
+    from dpbandits.dueling.api import simulate
 
     if name not in FINITE_BASELINES:
         raise ValueError(f"unknown finite baseline {name!r}; allowed: {FINITE_BASELINES}")
@@ -187,7 +189,7 @@ def simulate_baseline(name: str, settings: dict, root_seed: int) -> pd.DataFrame
     for family, k, param, T in _baseline_instances(settings):
         instance = finite_instance(family, k, param, root_seed)
         seed = derive_seed(root_seed, PAPER, "baseline", name, family, k, param, T)
-        res = BASELINES[name](instance, T, np.array([T]), runs, seed)
+        res = simulate(name, instance, None, T, runs, seed).raw
         frames.append(pd.DataFrame({
             "design": "baselines", "variant": name, "family": family, "instance": instance.name,
             "K": k, "param": param, "epsilon": math.inf, "horizon": T, "run": np.arange(runs),
@@ -204,17 +206,15 @@ def alg1_jobs() -> list[tuple[str, str]]:
 def simulate_alg1(design: str, variant: str, settings: dict, root_seed: int) -> pd.DataFrame:
     """One row per (cell, run): the regrets at T and the per-run diagnostics the B checks read
     (commit time, chosen arm, CI violation, per-arm effective counts at elimination, plays)."""
-    from dpbandits.dueling.ebs_fast import simulate_ebs
-    from dpbandits.dueling.ebs_params import EBSConfig
+    from dpbandits.dueling.api import simulate
 
     frames = []
     cells = alg1_cells(design, variant, settings)
     for cell in progress(cells, f"dueling alg1 {design}/{variant}", len(cells)):
         instance = finite_instance(cell.family, cell.k, cell.param, root_seed)
-        config = EBSConfig(variant=variant, epsilon=cell.epsilon, width=cell.width,
-                           delta=None if cell.delta <= 0 else cell.delta)
-        res = simulate_ebs(instance, config, cell.horizon, np.array([cell.horizon]), cell.runs,
-                           derive_seed(root_seed, *cell.describe()))
+        params = {"variant": variant, "width": cell.width, "delta": None if cell.delta <= 0 else cell.delta}
+        res = simulate("dp_ebs_elimination", instance, cell.epsilon, cell.horizon, cell.runs,
+                       derive_seed(root_seed, *cell.describe()), params).raw
         frames.append(pd.DataFrame({
             "design": design, "variant": variant, "width": cell.width, "family": cell.family,
             "instance": instance.name, "K": cell.k, "param": cell.param, "epsilon": cell.epsilon,
@@ -301,7 +301,7 @@ def alg2_cells(design: str, settings: dict) -> list[Alg2Cell]:
 def simulate_maxinp_baseline(settings: dict, root_seed: int) -> pd.DataFrame:
     """MaxInP (Saha 2021, non-private, C10) on the instances of the ``practice`` design, at the
     baseline horizon; the columns of the Algorithm 2 run tables."""
-    from dpbandits.dueling.maxinp import simulate_maxinp
+    from dpbandits.dueling.api import simulate
 
     T, runs, frames = int(settings["baseline_horizon"]), int(settings["finite_runs"]), []
     cells = alg2_cells("practice", settings)
@@ -309,8 +309,8 @@ def simulate_maxinp_baseline(settings: dict, root_seed: int) -> pd.DataFrame:
         if cell.multiplier != 1.0 or math.isfinite(cell.epsilon):
             continue  # one MaxInP run set per instance
         instance = linear_instance(cell.family, cell.k, cell.d, cell.s, cell.index, root_seed)
-        res = simulate_maxinp(instance, T, np.array([T]), runs,
-                              derive_seed(root_seed, PAPER, "maxinp", cell.family, cell.k, cell.d))
+        res = simulate("maxinp", instance, None, T, runs,
+                       derive_seed(root_seed, PAPER, "maxinp", cell.family, cell.k, cell.d)).raw
         frames.append(pd.DataFrame({"design": "practice", "family": cell.family, "K": cell.k, "d": cell.d,
                                     "S": cell.s, "horizon": T, "run": np.arange(runs), "preset": "MaxInP",
                                     "epsilon": math.inf, "regret_util": res.final_util}))
@@ -319,16 +319,16 @@ def simulate_maxinp_baseline(settings: dict, root_seed: int) -> pd.DataFrame:
 
 def simulate_alg2(design: str, settings: dict, root_seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per-run rows and per-phase rows of every cell of one design, with the cell's columns."""
-    from dpbandits.dueling.goptimal_dpdb import GOptConfig, simulate_goptimal
+    from dpbandits.dueling.api import simulate
 
     runs, phases = [], []
     cells = alg2_cells(design, settings)
     for cell in progress(cells, f"dueling alg2 {design}", len(cells)):
         instance = linear_instance(cell.family, cell.k, cell.d, cell.s, cell.index, root_seed)
-        config = GOptConfig(epsilon=cell.epsilon, c_p=cell.multiplier, c_s=cell.multiplier,
-                            kappa_mode=cell.kappa_mode, t0_mode=cell.t0_mode)
-        res = simulate_goptimal(instance, config, np.asarray(cell.horizons), cell.runs,
-                                derive_seed(root_seed, *cell.describe()))
+        params = {"c_p": cell.multiplier, "c_s": cell.multiplier, "kappa_mode": cell.kappa_mode,
+                  "t0_mode": cell.t0_mode}
+        res = simulate("goptimal_dpdb", instance, cell.epsilon, cell.horizons, cell.runs,
+                       derive_seed(root_seed, *cell.describe()), params).raw
         columns = {"design": design, "family": cell.family, "instance": instance.name, "K": cell.k,
                    "d": cell.d, "S": cell.s, "epsilon": cell.epsilon, "multiplier": cell.multiplier,
                    "kappa_mode": cell.kappa_mode, "t0_mode": cell.t0_mode, "preset": cell.preset,

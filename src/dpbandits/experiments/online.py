@@ -1,11 +1,17 @@
 """Experiments of the online paper: the grid of Figures 1-2 (settings x epsilons x algorithms,
-plus the non-private reference lines), its seed blocks and its Parquet files.
+plus the non-private reference lines, plus the researcher's own algorithms of
+``online.extra_algorithms``), its seed blocks and its Parquet files. Every block runs through the
+library's entry point :func:`dpbandits.online.simulate`.
 
 File layout (ARCHITECTURE.md data flow), under the run's seed root ``results/<scale>/seed<seed>/``:
     sim/online/figures/{setting}/{algorithm}/eps{eps}/block{block}.parquet
 with ``eps`` = ``nonprivate`` for the reference lines, then
     agg/online/figures.parquet       (long: one row per run and checkpoint)
     agg/online/figures_runs.parquet  (one row per run: final regret, pulls, releases)
+A researcher's algorithm (:mod:`dpbandits.online.interface`) runs on the same cells, settings and
+epsilons, in its own files (the paper's checks never read them):
+    sim/online/extra/{setting}/{name}/eps{eps}/block{block}.parquet
+    agg/online/extra.parquet, agg/online/extra_runs.parquet   (same columns as above)
 """
 
 from __future__ import annotations
@@ -18,14 +24,18 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.io import read_results_or_quarantine, write_results
-from dpbandits.online.registry import ALGORITHMS, simulate_cell
+from dpbandits.online.api import simulate
+from dpbandits.online.interface import ExtraAlgorithm, extra_algorithms
+from dpbandits.online.registry import ALGORITHMS
 from dpbandits.rng import derive_seed
 from dpbandits.sim.checkpoints import checkpoint_grid
 
 __all__ = ["Cell", "figure_cells", "figure_checkpoints", "simulate_block", "write_block",
-           "read_block", "aggregate_blocks", "NONPRIVATE"]
+           "read_block", "aggregate_blocks", "NONPRIVATE", "extra_cells", "simulate_extra_block",
+           "aggregate_extra_blocks"]
 
 NONPRIVATE = "nonprivate"
+EXTRA = "extra"
 PAPER = "online"
 EXPERIMENT = "figures"
 
@@ -36,11 +46,13 @@ class Cell:
     algorithm: str
     eps: str  # formatted epsilon, or NONPRIVATE
     block: int
+    extra: bool = False  # a researcher's algorithm (online.extra_algorithms)
 
     @property
     def path(self) -> str:
         """Relative to the run's seed root."""
-        return (f"sim/{PAPER}/{EXPERIMENT}/{self.setting}/{self.algorithm}/"
+        folder = EXTRA if self.extra else EXPERIMENT
+        return (f"sim/{PAPER}/{folder}/{self.setting}/{self.algorithm}/"
                 f"eps{self.eps}/block{self.block}.parquet")
 
 
@@ -75,21 +87,19 @@ def figure_checkpoints(config: dict) -> np.ndarray:
     return np.union1d(grid, decades[decades <= fig["horizon"]]).astype(np.int64)
 
 
-def simulate_block(config: dict, cell: Cell) -> pd.DataFrame:
-    """Run the seed block of one cell with the fast engines; one row per run."""
+def _runs_and_seed(config: dict, cell: Cell) -> tuple[range, np.random.SeedSequence]:
     fig = config["online"]["figures"]
     if cell.setting not in fig["settings"]:
         raise ValueError(f"unknown setting {cell.setting!r}; allowed: {sorted(fig['settings'])}")
     runs = block_runs(fig, cell.block)
     if len(runs) == 0:
         raise ValueError(f"block {cell.block} is empty for runs={fig['runs']}")
-    means = fig["settings"][cell.setting]["means"]
-    eps = None if cell.eps == NONPRIVATE else float(cell.eps)
-    checkpoints = figure_checkpoints(config)
     seed = derive_seed(config["seed"], PAPER, EXPERIMENT, cell.setting, cell.algorithm,
                        cell.eps, f"block{cell.block}")
-    res = simulate_cell(cell.algorithm, means, eps, fig["horizon"], checkpoints, len(runs), seed,
-                        params={"alpha": fig["adap_alpha"]})
+    return runs, seed
+
+
+def _block_frame(cell: Cell, eps: float | None, runs: range, res) -> pd.DataFrame:
     return pd.DataFrame({
         "setting": cell.setting,
         "algorithm": cell.algorithm,
@@ -100,6 +110,39 @@ def simulate_block(config: dict, cell: Cell) -> pd.DataFrame:
         "pulls": list(res.pulls),
         "releases": list(res.releases),
     })
+
+
+def simulate_block(config: dict, cell: Cell) -> pd.DataFrame:
+    """Run the seed block of one cell with the fast engines; one row per run."""
+    fig = config["online"]["figures"]
+    runs, seed = _runs_and_seed(config, cell)
+    means = fig["settings"][cell.setting]["means"]
+    eps = None if cell.eps == NONPRIVATE else float(cell.eps)
+    params = {"alpha": fig["adap_alpha"]} if cell.algorithm == "adap_klucb" else None
+    res = simulate(cell.algorithm, means, eps, fig["horizon"], len(runs), seed, params,
+                   checkpoints=figure_checkpoints(config))
+    return _block_frame(cell, eps, runs, res)
+
+
+def extra_cells(config: dict) -> list[Cell]:
+    """The cells of the researcher's algorithms: every setting, seed block and epsilon of the
+    figure grid (seeds derived like the paper's algorithms', from the algorithm's name)."""
+    fig = config["online"]["figures"]
+    return [Cell(setting, spec.name, format_eps(e), b, extra=True)
+            for spec in extra_algorithms(config["online"])
+            for setting in fig["settings"] for b in range(n_blocks(fig)) for e in fig["epsilons"]]
+
+
+def simulate_extra_block(config: dict, spec: ExtraAlgorithm, cell: Cell) -> pd.DataFrame:
+    """One seed block of a researcher's algorithm ``spec`` (:mod:`dpbandits.online.interface`),
+    with its vectorised interface if it has one (else its per-step objects); one row per run."""
+    fig = config["online"]["figures"]
+    if cell.algorithm != spec.name:
+        raise ValueError(f"cell {cell} is not of the extra algorithm {spec.name!r}")
+    runs, seed = _runs_and_seed(config, cell)
+    res = simulate(spec.load(), fig["settings"][cell.setting]["means"], float(cell.eps), fig["horizon"],
+                   len(runs), seed, spec.params, checkpoints=figure_checkpoints(config))
+    return _block_frame(cell, float(cell.eps), runs, res)
 
 
 def write_block(frame: pd.DataFrame, checkpoints: np.ndarray, path: str) -> None:
@@ -153,6 +196,17 @@ def aggregate_blocks(paths: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
         raise ValueError("duplicate runs across blocks")
     long = long.sort_values([*keys, "t"], kind="stable").reset_index(drop=True)
     per_run = per_run.sort_values(keys, kind="stable").reset_index(drop=True)
+    return long, per_run
+
+
+def aggregate_extra_blocks(paths: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`aggregate_blocks` of the researcher's algorithms; empty tables (same leading
+    columns) when the config names none."""
+    if paths:
+        return aggregate_blocks(paths)
+    keys = {"setting": object, "algorithm": object, "epsilon": float, "run": np.int64}
+    long = pd.DataFrame({k: pd.Series(dtype=d) for k, d in {**keys, "t": np.int64, "regret": float}.items()})
+    per_run = pd.DataFrame({k: pd.Series(dtype=d) for k, d in {**keys, "final_regret": float}.items()})
     return long, per_run
 
 

@@ -11,7 +11,8 @@ to T gives the regret at every checkpoint):
 * ``k_scaling`` (BT-4): BK-eq, K = 2, 4, 8, 16 at eps 0.05;
 * ``minimax`` (BT-7): two arms, a 12-point log grid of Delta in [1e-3, 0.4] plus
   sqrt(K ln T / T) for each T, eps 0.1 and 1.
-Scale: ``runs``, ``minimax_runs`` and ``horizon`` from the config (``online.bandit``).
+Scale: ``runs``, ``minimax_runs`` and ``horizon`` from the config (``online.bandit``). Every cell
+runs through the library's entry point :func:`dpbandits.online.simulate`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dpbandits.online.registry import simulate_cell
+from dpbandits.online.api import simulate
 from dpbandits.progress import progress
 from dpbandits.rng import derive_seed
 
@@ -121,8 +122,8 @@ def simulate_design(name: str, algorithm: str, settings: dict, root_seed: int) -
     frames = []
     cells = design_cells(name, algorithm, settings)
     for cell in progress(cells, f"online bandit {name}/{algorithm}", len(cells)):
-        res = simulate_cell(algorithm, cell.means, cell.epsilon, cell.horizon,
-                            np.asarray(cell.checkpoints), runs, derive_seed(root_seed, *cell.describe()))
+        res = simulate(algorithm, cell.means, cell.epsilon, cell.horizon, runs,
+                       derive_seed(root_seed, *cell.describe()), checkpoints=np.asarray(cell.checkpoints))
         cps = np.asarray(cell.checkpoints)
         frame = pd.DataFrame({
             "design": name, "algorithm": algorithm, "instance": cell.instance, "K": cell.k,

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dpbandits.online import naive_ftnl, rnm_ftnl
+from dpbandits.online.api import simulate
 from dpbandits.progress import progress
-from dpbandits.rng import derive_seed, stream_rngs
+from dpbandits.rng import derive_seed
 
 __all__ = ["Instance", "f_hard", "f_eq", "f_dbl", "FullInfoCell", "DESIGNS", "design_cells",
            "simulate_design", "decades", "thm9_bound", "brackets", "instance_of"]
@@ -164,15 +164,15 @@ DESIGNS = ("hard_grid", "eq_dbl_grid", "t_independence", "eps_regimes", "naive_v
            "doubling_gap", "minimax")
 
 
-def simulate_cell(cell: FullInfoCell, runs: int, root_seed: int):
-    rngs = stream_rngs(derive_seed(root_seed, *cell.describe()), ("rewards", "noise"))
+def _simulate_cell(cell: FullInfoCell, runs: int, root_seed: int):
+    """One cell through the library's entry point (:func:`dpbandits.online.simulate`)."""
+    seed = derive_seed(root_seed, *cell.describe())
     means, cps = np.asarray(cell.instance.means), np.asarray(cell.checkpoints)
     if cell.variant == "naive":
-        return naive_ftnl.simulate_fast_runs(means, cell.epsilon, cell.horizon, cps, runs,
-                                             rngs["rewards"], rngs["noise"])
+        return simulate("naive_ftnl", means, cell.epsilon, cell.horizon, runs, seed, checkpoints=cps)
     factor = {"rnm": 1.0, "rnm_c2": 2.0}[cell.variant]
-    return rnm_ftnl.simulate_fast_runs(means, cell.epsilon, cell.horizon, cps, runs,
-                                       rngs["rewards"], rngs["noise"], noise_factor=factor)
+    return simulate("rnm_ftnl", means, cell.epsilon, cell.horizon, runs, seed, {"noise_factor": factor},
+                    checkpoints=cps)
 
 
 def simulate_design(name: str, settings: dict, root_seed: int) -> pd.DataFrame:
@@ -181,7 +181,7 @@ def simulate_design(name: str, settings: dict, root_seed: int) -> pd.DataFrame:
     frames = []
     cells = design_cells(name, settings)
     for cell in progress(cells, f"online full information {name}", len(cells)):
-        res = simulate_cell(cell, runs, root_seed)
+        res = _simulate_cell(cell, runs, root_seed)
         cps = np.asarray(cell.checkpoints)
         frames.append(pd.DataFrame({
             "design": name, "instance": cell.instance.name, "K": cell.instance.k,

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dpbandits.quantile import dp_seq, epoch_seq, max_q, qlucb, qpac, seq
+from dpbandits.quantile.api import default_cap, simulate
 from dpbandits.quantile.instances import make_instance, transformed
 from dpbandits.rng import derive_seed
 
@@ -160,11 +160,9 @@ def instance_of(cell: Cell):
 
 
 def _seq_cap(cell: Cell, cap_factor: int) -> int:
-    if cell.cap:
-        return cell.cap
-    inst = instance_of(cell)
-    gaps = inst.gaps()
-    return int(cap_factor * seq.explicit_bound(float(gaps[gaps > 0].min()), cell.k, cell.delta, cell.q))
+    """Per-arm cap of SEQ and the baselines: the cell's own, else the library's default rule
+    (:func:`dpbandits.quantile.api.default_cap`: cap_factor x the explicit Theorem 4 bound)."""
+    return cell.cap if cell.cap else default_cap(instance_of(cell), cell.delta, cap_factor)
 
 
 def cells(design: str, settings: dict) -> list[Cell]:
@@ -281,39 +279,30 @@ def _cell_columns(cell: Cell, inst) -> dict:
             "best": best, "min_gap": float(np.delete(gaps, best).min())}
 
 
-def simulate_cell(cell: Cell, settings: dict, root_seed: int) -> pd.DataFrame:
+def _simulate_cell(cell: Cell, settings: dict, root_seed: int) -> pd.DataFrame:
+    """One cell through the library's entry point (:func:`dpbandits.quantile.simulate`)."""
     inst = instance_of(cell)
     seed = cell.seed(root_seed)
-    runs = np.arange(cell.runs)
-    if cell.algorithm == "seq":
-        cap = _seq_cap(cell, settings["seq"]["cap_factor"])
-        rec = seq.simulate_seq(inst, cell.delta, cap, cell.runs, seed)
-        extra = {"n_final": rec.n_final, "elim": list(rec.elim_n), "cap": cap}
-    elif cell.algorithm in BASELINES:
-        cap = _seq_cap(cell, settings["seq"]["cap_factor"])
+    if cell.algorithm in ("seq", *BASELINES):
+        name, params = cell.algorithm, {"delta": cell.delta}
         if cell.algorithm.startswith("qpac"):
-            rec = qpac.simulate_qpac(inst, cell.delta, cap, cell.runs, seed, cell.approx_eps,
-                                     cell.algorithm.removeprefix("qpac_"))
-        elif cell.algorithm == "qlucb":
-            rec = qlucb.simulate_qlucb(inst, cell.delta, cap, cell.runs, seed, cell.approx_eps)
-        else:
-            _, n0, stop = max_q.max_q_constants(inst.k, inst.q, cell.delta, cell.approx_eps)
-            cap = max(n0, math.ceil(stop)) + 1  # never binding: Max-Q always stops by then
-            rec = max_q.simulate_max_q(inst, cell.delta, cell.approx_eps, cap, cell.runs, seed)
-        extra = {"n_final": rec.n_final, "elim": list(rec.elim_n), "cap": cap}
+            name, params["variant"] = "qpac", cell.algorithm.removeprefix("qpac_")
+        if cell.algorithm in BASELINES:
+            params["approx_eps"] = cell.approx_eps
+        cap = None if cell.algorithm == "max_q" else _seq_cap(cell, settings["seq"]["cap_factor"])
+        res = simulate(name, inst, None, cell.runs, seed, params, cap=cap)
     else:
-        if cell.algorithm == "epoch_seq":
-            rec = epoch_seq.simulate_epoch_seq(inst, cell.delta, cell.runs, seed, cell.cap)
-        else:
-            engine = "reference" if cell.algorithm == "dp_seq_reference" else "fast"
-            rec = dp_seq.simulate_dp_seq(inst, cell.epsilon, cell.delta, cell.runs, seed, cell.cap, engine)
-        extra = {"n_final": rec.final_epoch, "elim": list(rec.elim_epoch), "cap": cell.cap}
+        engine = "reference" if cell.algorithm == "dp_seq_reference" else "fast"
+        name = "epoch_seq" if cell.algorithm == "epoch_seq" else "dp_seq"
+        eps = None if name == "epoch_seq" else cell.epsilon
+        res = simulate(name, inst, eps, cell.runs, seed, {"delta": cell.delta}, cap=cell.cap, engine=engine)
     cols = _cell_columns(cell, inst)
     if cell.design in BASELINE_DESIGNS:
         cols["approx_eps"] = cell.approx_eps
-    return pd.DataFrame({**cols, "run": runs, "k_hat": rec.k_hat, "terminated": rec.terminated,
-                         "correct": rec.k_hat == cols["best"], "total_pulls": rec.total_pulls,
-                         "pulls": list(rec.pulls), "guard": rec.guard, **extra})
+    return pd.DataFrame({**cols, "run": np.arange(cell.runs), "k_hat": res.k_hat, "terminated": res.terminated,
+                         "correct": res.correct, "total_pulls": res.total_pulls,
+                         "pulls": list(res.pulls), "guard": res.guard, "n_final": res.n_final,
+                         "elim": list(res.elim), "cap": res.cap})
 
 
 def simulate_design(design: str, settings: dict, root_seed: int) -> pd.DataFrame:
@@ -321,4 +310,4 @@ def simulate_design(design: str, settings: dict, root_seed: int) -> pd.DataFrame
     algorithms: final epoch; QPAC: rounds; QLUCB, Max-Q: total pulls), pulls per arm, elim (SEQ,
     QPAC: round, epoch algorithms: epoch; -1 if never), total pulls, guard count, cap; baseline
     designs also record ``approx_eps``."""
-    return pd.concat([simulate_cell(c, settings, root_seed) for c in cells(design, settings)], ignore_index=True)
+    return pd.concat([_simulate_cell(c, settings, root_seed) for c in cells(design, settings)], ignore_index=True)

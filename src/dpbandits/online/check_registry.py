@@ -163,3 +163,18 @@ CHECKS = [
           guards=(Guard(rows="P-EXACT-RNM-C2",
                         alternative="the paper's Lap(1/eps), same exact computation"),)),
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 20: a researcher's own algorithms (online.extra_algorithms; dpbandits.online.interface).
+# Not claims of the paper: the audit rows are kind baseline (their controls kind control), the
+# regret rows kind report; with no extra algorithm configured both checks write no row.
+XC = "dpbandits.online.extra_checks"
+CHECKS += [
+    Check("X-AUDIT", PAPER, "online_extra_audit", f"{XC}:check_x_audit", call="seeds",
+          config=("online.audit", "online.extra_algorithms"),
+          title="black-box audit of each extra algorithm at its claimed epsilon, with its negative control"),
+    Check("X-REGRET", PAPER, "online_extra_regret", f"{XC}:check_x_regret",
+          inputs={"runs": ("agg/online/figures_runs.parquet",), "extra": ("agg/online/extra_runs.parquet",)},
+          config=(BOOT,), title="final regret of each extra algorithm relative to Lazy-DP-TS (Figures 1-2)"),
+]

@@ -2,7 +2,9 @@
 
 Each figure: one panel per epsilon, cumulative pseudo-regret against the round, run mean with a
 +-1 s.d. band (spec section 4, "Not stated": error bars). The non-private references are drawn
-dashed in every panel, labelled as additions.
+dashed in every panel, labelled as additions. A researcher's own algorithms
+(``online.extra_algorithms``, ``extra_labels``: name -> label) are drawn dash-dotted after the
+paper's, labelled "(extra)", and listed after them in the table.
 """
 
 from __future__ import annotations
@@ -24,8 +26,13 @@ def _curves(long: pd.DataFrame) -> pd.DataFrame:
             .agg(["mean", "std"]).reset_index())
 
 
+def _extra_label(label: str) -> str:
+    return f"{label} (extra)"
+
+
 def plot_setting(long: pd.DataFrame, setting: str, means, pdf_path, png_path,
-                 log_x: bool = False, linear_grid: np.ndarray | None = None) -> None:
+                 log_x: bool = False, linear_grid: np.ndarray | None = None,
+                 extra_labels: dict[str, str] | None = None) -> None:
     """One figure (3 panels for the paper's 3 epsilons) for one arm-mean setting."""
     apply_style()
     data = long[long.setting == setting]
@@ -35,20 +42,23 @@ def plot_setting(long: pd.DataFrame, setting: str, means, pdf_path, png_path,
         data = data[data.t.isin(linear_grid)]
     curves = _curves(data)
     epsilons = sorted(curves.epsilon.dropna().unique())
-    names = list(ALGORITHMS)
+    extra_labels = dict(extra_labels or {})
+    names = list(ALGORITHMS) + [n for n in extra_labels if n not in ALGORITHMS]
     palette = algorithm_palette(names)
     fig, axes = plt.subplots(1, len(epsilons), figsize=(4.2 * len(epsilons), 3.6), sharey=False)
     axes = np.atleast_1d(axes)
     for ax, eps, letter in zip(axes, epsilons, "abcdefgh", strict=False):
         for name in names:
-            info = ALGORITHMS[name]
+            info = ALGORITHMS.get(name)
+            private = info.private if info else True
             sel = curves[(curves.algorithm == name)
-                         & (np.isclose(curves.epsilon, eps) if info.private else curves.epsilon.isna())]
+                         & (np.isclose(curves.epsilon, eps) if private else curves.epsilon.isna())]
             if sel.empty:
                 continue
             t, m, s = sel.t.to_numpy(), sel["mean"].to_numpy(), sel["std"].fillna(0).to_numpy()
-            style = "-" if info.private else "--"
-            ax.plot(t, m, style, color=palette[name], label=info.label, lw=1.6)
+            style = ("-" if info.private else "--") if info else "-."
+            label = info.label if info else _extra_label(extra_labels[name])
+            ax.plot(t, m, style, color=palette[name], label=label, lw=1.6)
             ax.fill_between(t, m - s, m + s, color=palette[name], alpha=0.18, lw=0)
         ax.set_title(f"({letter}) $\\epsilon$ = {eps:g}")
         ax.set_xlabel("round t")
@@ -66,17 +76,26 @@ def plot_setting(long: pd.DataFrame, setting: str, means, pdf_path, png_path,
 
 
 def final_regret_table(per_run: pd.DataFrame, horizon: int, tex_path, csv_path,
-                       rng: np.random.Generator, n_boot: int = 2000) -> pd.DataFrame:
-    """Final regret per (setting, epsilon, algorithm): mean, s.d., bootstrap 95% CI of the mean."""
+                       rng: np.random.Generator, n_boot: int = 2000, extra_runs: pd.DataFrame | None = None,
+                       extra_labels: dict[str, str] | None = None) -> pd.DataFrame:
+    """Final regret per (setting, epsilon, algorithm): mean, s.d., bootstrap 95% CI of the mean.
+    ``extra_runs``: the runs of the researcher's algorithms (their rows follow the paper's; their
+    bootstraps draw after the paper's, so adding one leaves the paper's rows unchanged)."""
+    extra_labels = dict(extra_labels or {})
     rows = []
-    for (setting, eps, alg), g in per_run.groupby(["setting", "epsilon", "algorithm"], dropna=False):
-        values = g.final_regret.to_numpy()
-        mean, lo, hi = mean_ci(values, rng, n_boot)
-        rows.append({"setting": setting, "epsilon": eps, "algorithm": alg,
-                     "label": ALGORITHMS[alg].label, "T": horizon, "n_runs": len(values),
-                     "mean": mean, "sd": float(values.std(ddof=1)), "ci_low": lo, "ci_high": hi})
+    tables = [(per_run, lambda alg: ALGORITHMS[alg].label)]
+    if extra_runs is not None and len(extra_runs):
+        tables.append((extra_runs, lambda alg: _extra_label(extra_labels.get(alg, alg))))
+    for runs, label in tables:
+        for (setting, eps, alg), g in runs.groupby(["setting", "epsilon", "algorithm"], dropna=False):
+            values = g.final_regret.to_numpy()
+            mean, lo, hi = mean_ci(values, rng, n_boot)
+            rows.append({"setting": setting, "epsilon": eps, "algorithm": alg,
+                         "label": label(alg), "T": horizon, "n_runs": len(values),
+                         "mean": mean, "sd": float(values.std(ddof=1)), "ci_low": lo, "ci_high": hi})
     frame = pd.DataFrame(rows)
-    order = {name: i for i, name in enumerate(ALGORITHMS)}
+    names = list(ALGORITHMS) + sorted(set(frame.algorithm) - set(ALGORITHMS))
+    order = {name: i for i, name in enumerate(names)}
     frame = frame.sort_values(["setting", "epsilon", "algorithm"],
                               key=lambda c: c.map(order) if c.name == "algorithm" else c,
                               na_position="last").reset_index(drop=True)

@@ -1,10 +1,9 @@
-"""Algorithm registry of the online paper: config names -> labels, reference factories and fast
-engines, and :func:`simulate_cell`, which runs a block of independent runs of one algorithm on
-one instance with either engine.
+"""Names and labels of the online paper's bandit algorithms as used in the config and the figures
+(``ALGORITHMS``), and :func:`simulate_cell`, the older name of :func:`dpbandits.online.simulate`
+kept for existing callers (benchmarks, tests).
 
-Random streams (ARCHITECTURE.md, Seeds): each run derives its own children ``rewards``,
-``noise`` (the Laplace mechanism) and ``policy`` (Thompson sampling) from the block's
-SeedSequence; the vectorised non-private engines use one stream per name for the whole block.
+Random streams (ARCHITECTURE.md, Seeds): see :mod:`dpbandits.online.api`, which holds the
+engines' dispatch; this module adds nothing to it.
 """
 
 from __future__ import annotations
@@ -13,12 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dpbandits.envs.bernoulli import BernoulliBandit, validate_means
-from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, lazy_dp_ts, ts_beta, ucb1
-from dpbandits.rng import stream_rngs
-from dpbandits.sim.reference import run_reference
+from dpbandits.online import api
 
-__all__ = ["ALGORITHMS", "AlgorithmInfo", "CellResult", "simulate_cell"]
+__all__ = ["ALGORITHMS", "AlgorithmInfo", "CellResult", "simulate_cell", "STREAMS"]
+
+STREAMS = api.STREAMS
 
 
 @dataclass(frozen=True)
@@ -29,16 +27,10 @@ class AlgorithmInfo:
     source: str
 
 
+# The bandit algorithms of Figures 1-2 (in the figures' order), from the API's table.
 ALGORITHMS: dict[str, AlgorithmInfo] = {
-    a.name: a
-    for a in [
-        AlgorithmInfo("anytime_lazy_ucb", "Anytime-Lazy-UCB", True, "Alg. 1"),
-        AlgorithmInfo("lazy_dp_ts", "Lazy-DP-TS", True, "Alg. 3"),
-        AlgorithmInfo("dp_se", "DP-SE", True, "Sajed & Sheffet 2019"),
-        AlgorithmInfo("adap_klucb", "AdaP-KLUCB", True, "Azize & Basu 2022"),
-        AlgorithmInfo("ucb1", "UCB1 (non-private, addition)", False, "Auer et al. 2002"),
-        AlgorithmInfo("ts_beta", "TS-Beta (non-private, addition)", False, "Alg. 2"),
-    ]
+    s.name: AlgorithmInfo(s.name, s.label, s.private, s.source)
+    for s in api.ALGORITHMS.values() if s.feedback == "bandit"
 }
 
 
@@ -51,81 +43,24 @@ class CellResult:
     releases: np.ndarray
 
 
+def _params(name: str, params: dict | None):
+    """The older calling convention: one dict for every algorithm, each reading its own keys."""
+    if name not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {name!r}; allowed: {sorted(ALGORITHMS)}")
+    kind = api.ALGORITHMS[name].params
+    return kind.from_mapping({k: v for k, v in (params or {}).items() if k in kind.allowed()})
+
+
 def _reference_algorithm(name, k, epsilon, horizon, rngs, params):
-    if name == "anytime_lazy_ucb":
-        return anytime_lazy_ucb.AnytimeLazyUCB(k, epsilon, rngs["noise"])
-    if name == "lazy_dp_ts":
-        return lazy_dp_ts.LazyDPTS(k, epsilon, rngs["noise"], rngs["policy"])
-    if name == "dp_se":
-        return dp_se.DPSE(k, epsilon, horizon, rngs["noise"], beta=params.get("beta"))
-    if name == "adap_klucb":
-        return adap_klucb.AdaPKLUCB(k, epsilon, rngs["noise"], alpha=params.get("alpha", 3.1))
-    if name == "ucb1":
-        return ucb1.UCB1(k)
-    if name == "ts_beta":
-        return ts_beta.TSBeta(k, rngs["policy"])
-    raise KeyError(name)
-
-
-def _fast_run(name, means, epsilon, horizon, checkpoints, rngs, params):
-    common = dict(means=means, epsilon=epsilon, horizon=horizon, checkpoints=checkpoints,
-                  reward_rng=rngs["rewards"], noise_rng=rngs["noise"])
-    if name == "anytime_lazy_ucb":
-        return anytime_lazy_ucb.simulate_fast(**common)
-    if name == "lazy_dp_ts":
-        return lazy_dp_ts.simulate_fast(**common, policy_rng=rngs["policy"],
-                                        thinning_below=params.get("thinning_below", 0.1))
-    if name == "dp_se":
-        return dp_se.simulate_fast(**common, beta=params.get("beta"))
-    raise KeyError(name)  # adap_klucb: simulate_cell batches its runs
-
-
-STREAMS = ("rewards", "noise", "policy")
+    """The per-step reference object of ``name`` (tests drive it themselves)."""
+    return api._reference_algorithm(name, k, epsilon, horizon, rngs, _params(name, params))
 
 
 def simulate_cell(name: str, means, epsilon: float | None, horizon: int, checkpoints,
                   n_runs: int, seed: np.random.SeedSequence, engine: str = "fast",
                   params: dict | None = None) -> CellResult:
-    """Simulate ``n_runs`` independent runs of algorithm ``name``.
-
-    ``epsilon`` is ignored (and may be None) for the non-private references.
-    """
-    if name not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {name!r}; allowed: {sorted(ALGORITHMS)}")
-    if engine not in ("fast", "reference"):
-        raise ValueError(f"engine must be 'fast' or 'reference', got {engine!r}")
-    means = validate_means(means)
-    params = params or {}
-    info = ALGORITHMS[name]
-    if info.private and (epsilon is None or not epsilon > 0):
-        raise ValueError(f"{name} is private: epsilon must be > 0, got {epsilon!r}")
-    checkpoints = np.asarray(checkpoints, dtype=np.int64)
-    k = means.size
-    if engine == "fast" and not info.private:  # vectorised over runs
-        rngs = stream_rngs(seed, STREAMS)
-        if name == "ucb1":
-            regret, pulls = ucb1.simulate_fast_runs(means, horizon, checkpoints, n_runs,
-                                                    rngs["rewards"])
-        else:
-            regret, pulls = ts_beta.simulate_fast_runs(means, horizon, checkpoints, n_runs,
-                                                       rngs["rewards"], rngs["policy"])
-        return CellResult(regret, pulls, np.zeros_like(pulls))
-    run_rngs = [stream_rngs(run_seed, STREAMS) for run_seed in seed.spawn(n_runs)]
-    if engine == "fast" and name == "adap_klucb":  # runs advance together (one batched index)
-        results = adap_klucb.simulate_fast_runs(means, epsilon, horizon, checkpoints,
-                                                [(r["rewards"], r["noise"]) for r in run_rngs],
-                                                alpha=params.get("alpha", 3.1))
-    elif engine == "fast":
-        results = (_fast_run(name, means, epsilon, horizon, checkpoints, rngs, params)
-                   for rngs in run_rngs)
-    else:
-        env = BernoulliBandit(means)
-        results = (run_reference(_reference_algorithm(name, k, epsilon, horizon, rngs, params),
-                                 env, horizon, checkpoints, rngs["rewards"])
-                   for rngs in run_rngs)
-    regret = np.empty((n_runs, checkpoints.size))
-    pulls = np.empty((n_runs, k), dtype=np.int64)
-    releases = np.empty((n_runs, k), dtype=np.int64)
-    for i, res in enumerate(results):
-        regret[i], pulls[i], releases[i] = res.regret, res.pulls, res.releases
-    return CellResult(regret, pulls, releases)
+    """:func:`dpbandits.online.simulate` with the older signature (``params``: one dict whose
+    keys each algorithm reads if they are its own, e.g. ``{"alpha": 3.1}`` for every cell)."""
+    res = api.simulate(name, means, epsilon, horizon, n_runs, seed, _params(name, params),
+                       checkpoints=checkpoints, engine=engine)
+    return CellResult(res.regret, res.pulls, res.releases)

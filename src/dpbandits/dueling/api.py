@@ -1,0 +1,154 @@
+"""The dueling paper's algorithms from Python: one entry point, :func:`simulate`.
+
+``simulate(algorithm, instance, epsilon, horizon, runs, seed, params)`` runs ``runs``
+independent runs of one dueling-bandit algorithm on a preference instance
+(:mod:`dpbandits.dueling.instances`: ``f1(K)``, ..., ``g1(M)``, ...) and returns a
+:class:`DuelingResult`: cumulative pseudo-regret in both units of the spec (preference and
+utility) at the checkpoints (by default only at the horizon), the engine's own result as ``raw``
+(per-run diagnostics), and ``to_frame()`` for a tidy table.
+
+>>> from dpbandits.dueling import f1, simulate
+>>> res = simulate("dp_ebs_elimination", f1(4), epsilon=1.0, horizon=20_000, runs=3, seed=1)
+>>> res.regret_pref.shape, res.to_frame().columns.tolist()
+((3, 1), ['algorithm', 'epsilon', 'run', 't', 'regret_pref', 'regret_util'])
+
+Algorithms (``ALGORITHMS``): ``dp_ebs_elimination`` (Algorithm 1; parameters: the fields of
+:class:`~dpbandits.dueling.ebs_params.EBSConfig` but epsilon, e.g. ``variant`` r1 / literal /
+naive / nonprivate / ldp, ``width``, ``delta``), ``goptimal_dpdb`` (Algorithm 2 on a
+:class:`~dpbandits.dueling.instances.LinearInstance`; the fields of
+:class:`~dpbandits.dueling.goptimal_dpdb.GOptConfig` but epsilon; ``horizon`` may be a list: each
+horizon is its own run of the algorithm, under common random numbers), and the non-private
+baselines ``rucb``, ``rcs``, ``if2``, ``doubler`` and ``maxinp`` (parameter ``kappa_mode``). The
+defaults are the specification's faithful configuration; an unknown key raises:
+
+>>> simulate("dp_ebs_elimination", f1(4), 1.0, 1000, params={"Variant": "r1"})
+Traceback (most recent call last):
+...
+ValueError: unknown parameter(s) 'Variant' for dp_ebs_elimination; allowed: variant, delta, width, width_scale, counter_share, noise_multiplier, audit_rho
+
+``epsilon`` None means non-private (inf): the baselines take None; ``goptimal_dpdb`` and the
+``nonprivate`` variant of Algorithm 1 accept it. Seeds: an int is a root seed,
+``derive_seed(seed, "dueling", "api")``; a :class:`numpy.random.SeedSequence` is used as given
+(how the workflow calls it). Each engine derives its runs' streams from it (module docstrings of
+:mod:`.ebs_result`, :mod:`.goptimal_dpdb` and the baselines).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dpbandits.dueling.instances import FiniteInstance, LinearInstance
+from dpbandits.rng import resolve_seed
+
+__all__ = ["simulate", "DuelingResult", "ALGORITHMS", "config_for"]
+
+ALGORITHMS = ("dp_ebs_elimination", "goptimal_dpdb", "rucb", "rcs", "if2", "doubler", "maxinp")
+_BASELINE_PARAMS = {"maxinp": {"kappa_mode": "thm"}}  # the baselines' parameters and defaults
+
+
+def _check_keys(name: str, params: Mapping, allowed) -> None:
+    unknown = sorted(k for k in params if k not in allowed)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for {name}; "
+                         f"allowed: {', '.join(allowed) if allowed else 'none (no parameters)'}")
+
+
+def config_for(algorithm: str, epsilon: float | None, params=None):
+    """The typed configuration of Algorithm 1 or 2 (:class:`EBSConfig` / :class:`GOptConfig`)
+    from ``epsilon`` and ``params`` (a mapping of its other fields, or the config itself)."""
+    if algorithm == "dp_ebs_elimination":
+        from dpbandits.dueling.ebs_params import EBSConfig as kind
+    else:  # the engines are imported when used (Algorithm 2 imports the design solvers)
+        from dpbandits.dueling.goptimal_dpdb import GOptConfig as kind
+    eps = math.inf if epsilon is None else float(epsilon)
+    if isinstance(params, kind):
+        return dataclasses.replace(params, epsilon=eps)
+    if params is not None and not isinstance(params, Mapping):
+        raise ValueError(f"params for {algorithm} must be a mapping or a {kind.__name__}")
+    params = dict(params or {})
+    _check_keys(algorithm, params, [f.name for f in dataclasses.fields(kind) if f.name != "epsilon"])
+    return kind(epsilon=eps, **params)
+
+
+@dataclass(frozen=True, eq=False)
+class DuelingResult:
+    """Runs of one algorithm: ``regret_pref`` / ``regret_util`` (runs, checkpoints) cumulative
+    pseudo-regret in preference and utility units at ``checkpoints`` (``goptimal_dpdb``: at each
+    horizon, each its own run); ``raw``: the engine's result (EBSResult, GOptResult or
+    BaselineResult) with every per-run diagnostic; ``config``: the typed configuration."""
+
+    algorithm: str
+    instance: str
+    epsilon: float
+    checkpoints: np.ndarray
+    regret_pref: np.ndarray
+    regret_util: np.ndarray
+    raw: object
+    config: object
+
+    @property
+    def runs(self) -> int:
+        return int(self.regret_pref.shape[0])
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table: one row per run and checkpoint (algorithm, epsilon, run, t, regret_pref,
+        regret_util)."""
+        n, c = self.regret_pref.shape
+        return pd.DataFrame({"algorithm": self.algorithm, "epsilon": self.epsilon,
+                             "run": np.repeat(np.arange(n), c), "t": np.tile(self.checkpoints, n),
+                             "regret_pref": self.regret_pref.ravel(), "regret_util": self.regret_util.ravel()})
+
+
+def simulate(algorithm: str, instance, epsilon: float | None, horizon, runs: int = 1, seed=0, params=None,
+             *, checkpoints=None, engine: str | None = None) -> DuelingResult:
+    """Simulate ``runs`` independent runs of ``algorithm`` (module docstring) on ``instance`` for
+    ``horizon`` rounds. ``checkpoints``: increasing rounds in [1, horizon] (default: the horizon;
+    not for ``goptimal_dpdb``, whose ``horizon`` may be a list instead). ``engine``: the engine's
+    own choice (Algorithm 1: "fast" | "reference"; Algorithm 2: "batched" | "reference"); None
+    is the fast one."""
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
+    if not isinstance(runs, (int, np.integer)) or runs < 1:
+        raise ValueError(f"runs must be an int >= 1, got {runs!r}")
+    seed = resolve_seed(seed, "dueling", "api")
+    name = getattr(instance, "name", type(instance).__name__)
+    if algorithm == "goptimal_dpdb":
+        from dpbandits.dueling.goptimal_dpdb import simulate_goptimal
+
+        if checkpoints is not None:
+            raise ValueError("goptimal_dpdb takes a list of horizons, not checkpoints")
+        config = config_for(algorithm, epsilon, params)
+        horizons = np.atleast_1d(np.asarray(horizon))
+        raw = simulate_goptimal(instance, config, horizons, int(runs), seed, engine or "batched")
+        table = raw.runs.sort_values(["run", "horizon"], kind="stable")
+        pref = table.pivot(index="run", columns="horizon", values="regret_pref").to_numpy()
+        util = table.pivot(index="run", columns="horizon", values="regret_util").to_numpy()
+        return DuelingResult(algorithm, name, config.epsilon, np.sort(horizons), pref, util, raw, config)
+    horizon = int(horizon)
+    cps = np.array([horizon], dtype=np.int64) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
+    if algorithm == "dp_ebs_elimination":
+        from dpbandits.dueling.ebs_fast import simulate_ebs
+
+        if not isinstance(instance, (FiniteInstance, LinearInstance)):
+            raise ValueError("instance must be a FiniteInstance or LinearInstance (dpbandits.dueling.instances)")
+        config = config_for(algorithm, epsilon, params)
+        raw = simulate_ebs(instance, config, horizon, cps, int(runs), seed, engine or "fast")
+        return DuelingResult(algorithm, name, config.epsilon, cps, raw.regret_pref, raw.regret_util, raw, config)
+    if epsilon is not None and math.isfinite(epsilon):
+        raise ValueError(f"{algorithm} is not private: epsilon must be None, got {epsilon!r}")
+    if engine is not None:
+        raise ValueError(f"{algorithm} has one engine; engine must be None, got {engine!r}")
+    if params is not None and not isinstance(params, Mapping):
+        raise ValueError(f"params for {algorithm} must be a mapping")
+    kw = {**_BASELINE_PARAMS.get(algorithm, {}), **dict(params or {})}
+    _check_keys(algorithm, dict(params or {}), list(_BASELINE_PARAMS.get(algorithm, {})))
+    from dpbandits.dueling.baselines import BASELINES
+
+    raw = BASELINES[algorithm](instance, horizon, cps, int(runs), seed, **kw)
+    return DuelingResult(algorithm, name, math.inf, cps, raw.regret_pref, raw.regret_util, raw, kw)

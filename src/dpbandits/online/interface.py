@@ -1,0 +1,272 @@
+"""Bring your own algorithm: the interface a bandit algorithm implements so that
+:func:`dpbandits.online.simulate` runs it, the workflow draws it beside the paper's algorithms in
+Figures 1-2 and the final-regret table, and the black-box audit tests its privacy claim.
+
+**Per-step interface** (required; the reference engine :func:`dpbandits.sim.run_reference`
+drives it, one round at a time, exactly as it drives the paper's algorithms)::
+
+    class MyAlgorithm:
+        private = True   # optional class attribute (default True): a private algorithm needs epsilon > 0
+
+        def __init__(self, n_arms: int, epsilon: float, horizon: int, rng: numpy.random.Generator,
+                     *, my_param: float = 0.5, noise_multiplier: float = 1.0):
+            ...
+        def select(self, t: int) -> int:                          # the arm pulled at round t = 1, 2, ...
+            ...
+        def update(self, t: int, arm: int, reward: float) -> None:  # its Bernoulli reward
+            ...
+        releases: numpy.ndarray   # optional: number of private releases per arm (reported)
+
+* ``rng`` is the algorithm's own random stream (never the rewards'); an algorithm with several
+  mechanisms splits it (``rng.spawn(2)``) so that no stream serves two mechanisms.
+* Parameters are keyword arguments with defaults; the config's ``params`` (and ``simulate``'s)
+  are checked against them, so a misspelt parameter is an error naming the allowed ones.
+* ``noise_multiplier`` (optional keyword, default 1) multiplies the scale of every privacy noise.
+  When it exists, the audit's negative control is the algorithm with its noise scale multiplied by
+  ``online.audit.control_noise_multiplier`` (as for the paper's algorithms); otherwise the
+  control is the algorithm constructed at epsilon / multiplier (see
+  :mod:`dpbandits.online.extra_checks`).
+
+**Vectorised interface** (optional): a keyword ``copies`` (default None). With ``copies = n`` one
+object holds n independent copies of the algorithm: ``select(t)`` returns an int array of n arms
+and ``update(t, arms, rewards)`` takes arrays of n. The copies must have the law of n per-step
+objects (they share ``rng``). The audit uses it (n independent runs on one reward table), and so
+does ``simulate(..., engine="fast")`` (the runs of a cell advance together); without it both run
+per-step objects one after the other.
+
+The workflow names a class in the config (``online.extra_algorithms``, validated before any job
+by :func:`extra_algorithm_problems`): ``import`` is ``"package.module:Class"`` (importable from
+the installed packages or the working directory) or ``"path/to/file.py:Class"`` (relative to the
+working directory). ``examples/`` holds a private DP-UCB with tree-based counters and a
+deliberately leaky UCB that the audit refutes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["load_algorithm", "algorithm_params", "check_algorithm_params", "interface_problems",
+           "supports_copies", "supports_noise_multiplier", "is_private", "ExtraAlgorithm",
+           "extra_algorithms", "extra_algorithm_problems", "source_file", "REQUIRED_ARGS",
+           "PAPER_NAMES"]
+
+REQUIRED_ARGS = ("n_arms", "epsilon", "horizon", "rng")
+_ENGINE_ARGS = ("copies",)  # keywords the engines set, not parameters of the algorithm
+# names taken by the paper's algorithms and references (the figure grid's algorithm wildcard)
+PAPER_NAMES = ("anytime_lazy_ucb", "lazy_dp_ts", "dp_se", "adap_klucb", "ucb1", "ts_beta",
+               "rnm_ftnl", "naive_ftnl")
+
+_FILE_MODULES: dict[str, object] = {}
+
+
+def _split(import_path: str) -> tuple[str, str]:
+    module, sep, name = str(import_path).partition(":")
+    if not sep or not module or not name.isidentifier():
+        raise ValueError(f"import path {import_path!r} is not of the form 'package.module:Class' "
+                         "or 'path/to/file.py:Class'")
+    return module, name
+
+
+def _module(module: str):
+    if module.endswith(".py"):
+        path = Path(module)
+        if not path.is_absolute():
+            path = Path.cwd() / path
+        path = path.resolve()
+        if not path.is_file():
+            raise ValueError(f"no file {module!r} (paths are relative to the working directory "
+                             f"{Path.cwd()})")
+        key = str(path)
+        if key not in _FILE_MODULES:
+            spec = importlib.util.spec_from_file_location(f"dpbandits_user_{path.stem}", path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            _FILE_MODULES[key] = mod
+        return _FILE_MODULES[key]
+    cwd = str(Path.cwd())
+    if cwd not in sys.path:  # a module next to the workflow (e.g. examples.dp_ucb_tree)
+        sys.path.append(cwd)
+    return importlib.import_module(module)
+
+
+def load_algorithm(import_path: str) -> type:
+    """The class named by ``import_path`` ("package.module:Class" or "file.py:Class"), with a
+    clear ``ValueError`` when the module does not import or the class is missing."""
+    module, name = _split(import_path)
+    try:
+        mod = _module(module)
+    except ValueError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any import failure of user code is reported
+        raise ValueError(f"cannot import {module!r}: {type(exc).__name__}: {exc}") from exc
+    cls = getattr(mod, name, None)
+    if cls is None:
+        raise ValueError(f"module {module!r} has no attribute {name!r}")
+    if not inspect.isclass(cls):
+        raise ValueError(f"{import_path!r} is not a class")
+    return cls
+
+
+def source_file(import_path: str) -> Path | None:
+    """The source file of the module ``import_path`` names (for the code digest of its jobs)."""
+    module, _ = _split(import_path)
+    if module.endswith(".py"):
+        return (Path.cwd() / module).resolve()
+    mod = _module(module)
+    origin = getattr(mod, "__file__", None)
+    return Path(origin).resolve() if origin else None
+
+
+def _signature(cls) -> inspect.Signature:
+    return inspect.signature(cls.__init__)
+
+
+def algorithm_params(cls) -> dict[str, object]:
+    """The algorithm's parameters (keyword arguments after ``n_arms, epsilon, horizon, rng``)
+    and their defaults; ``copies`` is the engines', not a parameter."""
+    out = {}
+    for i, (name, p) in enumerate(_signature(cls).parameters.items()):
+        if i == 0 or name in REQUIRED_ARGS or name in _ENGINE_ARGS:
+            continue  # self, the engine's arguments
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        out[name] = p.default
+    return out
+
+
+def _accepts_any_keyword(cls) -> bool:
+    return any(p.kind == p.VAR_KEYWORD for p in _signature(cls).parameters.values())
+
+
+def supports_copies(cls) -> bool:
+    """Does the class implement the optional vectorised interface (a ``copies`` keyword)?"""
+    return "copies" in _signature(cls).parameters
+
+
+def supports_noise_multiplier(cls) -> bool:
+    return "noise_multiplier" in _signature(cls).parameters
+
+
+def is_private(cls) -> bool:
+    return bool(getattr(cls, "private", True))
+
+
+def interface_problems(cls) -> list[str]:
+    """What keeps ``cls`` from the per-step interface (empty if it implements it)."""
+    problems = []
+    try:
+        params = list(_signature(cls).parameters)[1:]
+    except (TypeError, ValueError):
+        return ["its constructor has no inspectable signature"]
+    if tuple(params[:4]) != REQUIRED_ARGS:
+        problems.append(f"its constructor must start with ({', '.join(REQUIRED_ARGS)}), "
+                        f"got ({', '.join(params[:4])})")
+    for method in ("select", "update"):
+        if not callable(getattr(cls, method, None)):
+            problems.append(f"it has no method {method}()")
+    required = [n for n, d in algorithm_params(cls).items() if d is inspect.Parameter.empty]
+    if required:
+        problems.append(f"its parameters {', '.join(required)} have no default")
+    return problems
+
+
+def check_algorithm_params(cls, params: Mapping | None) -> dict:
+    """``params`` as a dict, if every key is a parameter of ``cls``; otherwise a ``ValueError``
+    naming the unknown keys and the allowed ones."""
+    params = dict(params or {})
+    allowed = list(algorithm_params(cls))
+    reserved = REQUIRED_ARGS + _ENGINE_ARGS
+    open_ended = _accepts_any_keyword(cls)  # **kwargs: any name but the engine's arguments
+    unknown = sorted(k for k in params if k in reserved or (k not in allowed and not open_ended))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for {cls.__name__}; "
+                         f"allowed: {', '.join(allowed) if allowed else 'none'}")
+    return params
+
+
+@dataclass(frozen=True)
+class ExtraAlgorithm:
+    """One entry of ``online.extra_algorithms``: a researcher's algorithm, simulated on the
+    Figures 1-2 grid beside the paper's and audited at its claimed epsilon.
+
+    ``epsilon_accounting``: the privacy the algorithm claims when constructed with ``epsilon``, as
+    a multiple of it (1: "epsilon-DP"; 2: "2 epsilon-DP"), under the paper's neighbouring relation
+    (two reward tables that differ in one round's reward vector). The audit tests that claim.
+    ``audit_samples``: runs per neighbouring reward table of its black-box audit."""
+
+    name: str
+    import_path: str
+    params: Mapping = field(default_factory=dict)
+    epsilon_accounting: float = 1.0
+    label: str = ""
+    audit_samples: int = 100000
+
+    @classmethod
+    def from_config(cls, entry: Mapping) -> ExtraAlgorithm:
+        return cls(name=entry["name"], import_path=entry["import"], params=dict(entry.get("params") or {}),
+                   epsilon_accounting=float(entry.get("epsilon_accounting", 1.0)),
+                   label=entry.get("label") or entry["name"],
+                   audit_samples=int(entry.get("audit_samples", 100000)))
+
+    def load(self) -> type:
+        return load_algorithm(self.import_path)
+
+    @property
+    def check_id(self) -> str:
+        """The name as it appears in claim ids (X-AUDIT-<ID>, X-REGRET-<ID>)."""
+        return self.name.upper().replace("_", "-")
+
+
+def extra_algorithms(online: Mapping) -> list[ExtraAlgorithm]:
+    """The entries of ``online.extra_algorithms`` of the ``online`` config section (none if absent)."""
+    return [ExtraAlgorithm.from_config(e) for e in online.get("extra_algorithms") or []]
+
+
+def extra_algorithm_problems(entries, key: str = "online.extra_algorithms") -> list[str]:
+    """Problems of the ``online.extra_algorithms`` entries the schema cannot see: a name taken by
+    the paper's algorithms or used twice, and, for each ``import``, that the module imports, the
+    class exists and implements the per-step interface, and its ``params`` are parameters of it.
+    Each problem names its key (``online.extra_algorithms[0].import``)."""
+    out, seen = [], {}
+    for i, entry in enumerate(entries or []):
+        if not isinstance(entry, Mapping):
+            continue
+        where = f"{key}[{i}]"
+        name = entry.get("name")
+        if name in PAPER_NAMES:
+            out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name not "
+                       f"taken by the paper's algorithms ({', '.join(PAPER_NAMES)})")
+        elif name in seen:
+            out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name not "
+                       f"used by another entry (used at {key}[{seen[name]}])")
+        else:
+            seen[name] = i
+        path = entry.get("import")
+        if not isinstance(path, str):
+            continue
+        try:
+            cls = load_algorithm(path)
+        except ValueError as exc:
+            out.append(f"config key '{where}.import': {path!r} is not allowed: {exc}; allowed: an "
+                       "importable 'package.module:Class' or 'path/to/file.py:Class'")
+            continue
+        problems = interface_problems(cls)
+        if problems:
+            out.append(f"config key '{where}.import': {path!r} does not implement the bandit "
+                       f"interface of dpbandits.online.interface: {'; '.join(problems)}")
+            continue
+        try:
+            check_algorithm_params(cls, entry.get("params"))
+        except ValueError as exc:
+            out.append(f"config key '{where}.params': {exc}")
+        if not is_private(cls):
+            out.append(f"config key '{where}.import': {path!r} says private = False; allowed: a "
+                       "private algorithm (the extra algorithms are drawn in the private panels "
+                       "and audited at their claimed epsilon)")
+    return out

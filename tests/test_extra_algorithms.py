@@ -1,0 +1,196 @@
+"""Bring your own algorithm (issue 20): a researcher's class with the bandit interface of
+``dpbandits.online.interface`` runs through ``dpbandits.online.simulate``, is named in the config
+(``online.extra_algorithms``, validated before any job), and gets the black-box audit of the
+paper's algorithms: the private example (examples/dp_ucb_tree.py) PASSes, the deliberately
+leaky one (examples/leaky_ucb.py) FAILs, each with its negative control caught."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from dpbandits.config import ConfigError, validate_config
+from dpbandits.guards import judge_all
+from dpbandits.online import interface
+from dpbandits.online.extra_checks import audit_class, check_x_audit, check_x_regret
+
+DP_UCB = "examples.dp_ucb_tree:DPUCBTree"
+LEAKY = "examples.leaky_ucb:LeakyUCB"
+
+
+@pytest.fixture(autouse=True)
+def _at_repo_root(repo, monkeypatch):
+    monkeypatch.chdir(repo)  # import paths resolve against the working directory, as in the workflow
+
+
+def _smoke(repo):
+    return yaml.safe_load((repo / "config" / "smoke.yaml").read_text())
+
+
+class PerStepOnly:
+    """A minimal private algorithm with the per-step interface only (no copies)."""
+
+    def __init__(self, n_arms, epsilon, horizon, rng, *, bias: float = 0.0):
+        self.k, self.rng, self.bias = n_arms, rng, bias
+
+    def select(self, t):
+        return int(self.rng.integers(self.k))
+
+    def update(self, t, arm, reward):
+        pass
+
+
+def test_interface_helpers_on_the_examples():
+    cls = interface.load_algorithm(DP_UCB)
+    assert interface.interface_problems(cls) == []
+    assert interface.supports_copies(cls) and interface.supports_noise_multiplier(cls)
+    assert interface.algorithm_params(cls) == {"width": 1.0, "noise_multiplier": 1.0}
+    assert interface.interface_problems(dict) and "select" in "; ".join(interface.interface_problems(dict))
+    with pytest.raises(ValueError, match=r"'Width' for DPUCBTree; allowed: width, noise_multiplier"):
+        interface.check_algorithm_params(cls, {"Width": 2})
+    with pytest.raises(ValueError, match="no attribute 'Nope'"):
+        interface.load_algorithm("examples.dp_ucb_tree:Nope")
+    with pytest.raises(ValueError, match="not of the form"):
+        interface.load_algorithm("examples.dp_ucb_tree")
+    assert interface.load_algorithm("examples/leaky_ucb.py:LeakyUCB").__name__ == "LeakyUCB"
+
+
+def test_a_researchers_class_runs_through_simulate():
+    from dpbandits.online import simulate
+
+    cls = interface.load_algorithm(DP_UCB)
+    fast = simulate(cls, [0.7, 0.5, 0.4], 1.0, 2000, 3, 1, {"width": 0.5}, checkpoints=[100, 2000])
+    ref = simulate(DP_UCB, [0.7, 0.5, 0.4], 1.0, 2000, 3, 1, {"width": 0.5}, engine="reference")
+    for res in (fast, ref):
+        assert res.pulls.sum(axis=1).tolist() == [2000] * 3 and (res.final_regret > 0).all()
+    # one copy of the vectorised interface has the per-step object's law: same mean order of magnitude
+    assert 0.3 < fast.final_regret.mean() / ref.final_regret.mean() < 3
+    per_step = simulate(PerStepOnly, [0.6, 0.4], 1.0, 300, 2, 3, {"bias": 0.1})
+    assert per_step.regret.shape == (2, 1)
+    with pytest.raises(ValueError, match=r"'alpha' for PerStepOnly; allowed: bias"):
+        simulate(PerStepOnly, [0.6, 0.4], 1.0, 300, params={"alpha": 3})
+    with pytest.raises(ValueError, match="does not implement the bandit interface"):
+        simulate(dict, [0.6, 0.4], 1.0, 300)
+
+
+def test_a_researchers_class_reads_the_documented_streams():
+    """Without ``copies`` (or with engine="reference") run r is the class driven by the reference
+    engine on the streams ``rewards`` and ``algorithm`` of ``seed.spawn(runs)[r]`` (the module
+    docstring of dpbandits.online.api): reproducible by hand, and an int seed is a root seed."""
+    from dpbandits.envs.bernoulli import BernoulliBandit
+    from dpbandits.online import api
+    from dpbandits.rng import derive_seed, stream_rngs
+    from dpbandits.sim.reference import run_reference
+
+    means, cps = np.array([0.6, 0.4, 0.3]), np.array([50, 400])
+    res = api.simulate(PerStepOnly, means, 1.0, 400, 3, 9, {"bias": 0.2}, checkpoints=cps)
+    for r, run_seed in enumerate(derive_seed(9, "online", "api").spawn(3)):
+        rngs = stream_rngs(run_seed, api.USER_STREAMS)
+        one = run_reference(PerStepOnly(3, 1.0, 400, rngs["algorithm"], bias=0.2), BernoulliBandit(means), 400,
+                            cps, rngs["rewards"])
+        np.testing.assert_array_equal(res.regret[r], one.regret)
+        np.testing.assert_array_equal(res.pulls[r], one.pulls)
+    assert res.params == {"bias": 0.2} and res.algorithm == "PerStepOnly"
+    cls = interface.load_algorithm(DP_UCB)  # has copies: the reference engine still runs per-step objects
+    ref = api.simulate(cls, means, 1.0, 400, 2, 9, engine="reference")
+    rngs = stream_rngs(derive_seed(9, "online", "api").spawn(2)[1], api.USER_STREAMS)
+    one = run_reference(cls(3, 1.0, 400, rngs["algorithm"]), BernoulliBandit(means), 400, np.array([400]),
+                        rngs["rewards"])
+    assert ref.final_regret[1] == one.regret[-1]
+
+
+def test_the_smoke_config_names_both_examples_and_they_validate(repo):
+    cfg = _smoke(repo)
+    names = [e["name"] for e in cfg["online"]["extra_algorithms"]]
+    assert names == ["dp_ucb_tree", "leaky_ucb"]
+    validate_config(copy.deepcopy(cfg))
+
+
+@pytest.mark.parametrize(("mutate", "expected"), [
+    (lambda e: e[0].update({"import": "examples.dp_ucb_tree:Nope"}),
+     "config key 'online.extra_algorithms[0].import': 'examples.dp_ucb_tree:Nope' is not allowed"),
+    (lambda e: e[1].update({"import": "no_such_package.mod:Cls"}),
+     "'online.extra_algorithms[1].import': 'no_such_package.mod:Cls' is not allowed: cannot import"),
+    (lambda e: e[0].update({"import": "examples.dp_ucb_tree"}), "online.extra_algorithms[0].import"),
+    (lambda e: e[0].update({"import": "dpbandits.online.ucb1:UCB1"}),
+     "does not implement the bandit interface"),
+    (lambda e: e[0].update({"params": {"widht": 2}}),
+     "'online.extra_algorithms[0].params': unknown parameter(s) 'widht' for DPUCBTree; allowed: width"),
+    (lambda e: e[1].update({"name": "dp_ucb_tree"}), "not used by another entry"),
+    (lambda e: e[1].update({"name": "lazy_dp_ts"}), "not taken by the paper's algorithms"),
+    (lambda e: e[1].pop("epsilon_accounting"), "missing key(s) 'epsilon_accounting'"),
+    (lambda e: e[1].update({"bogus": 1}), "unknown key(s) 'bogus'"),
+])
+def test_bad_extra_algorithms_are_rejected_before_any_job(repo, mutate, expected):
+    cfg = _smoke(repo)
+    mutate(cfg["online"]["extra_algorithms"])
+    with pytest.raises(ConfigError) as info:
+        validate_config(cfg)
+    assert expected in str(info.value), str(info.value)
+
+
+def test_the_audit_fails_the_leaky_example_and_passes_the_private_one():
+    """Both at a small size, with a stronger control (x0.1) than the workflow's so that the
+    private example's control is caught at 3e4 runs per table (the smoke workflow uses x0.25 and
+    1e5 runs)."""
+    a = {"epsilon": 1.0, "confidence": 0.999, "control_noise_multiplier": 0.1, "extra_algorithms": [
+        {"name": "dp_ucb_tree", "import": DP_UCB, "epsilon_accounting": 1, "audit_samples": 30000},
+        {"name": "leaky_ucb", "import": LEAKY, "epsilon_accounting": 1, "audit_samples": 20000}]}
+    rows = {c.check_id: c for c in judge_all(check_x_audit(7, "smoke", a))}
+    assert rows["X-AUDIT-DP-UCB-TREE"].verdict == "PASS" and rows["X-AUDIT-DP-UCB-TREE"].reason == "supported"
+    assert rows["X-AUDIT-LEAKY-UCB"].verdict == "FAIL" and rows["X-AUDIT-LEAKY-UCB"].value > 1.5
+    assert rows["X-AUDIT-DP-UCB-TREE-CONTROL"].verdict == rows["X-AUDIT-LEAKY-UCB-CONTROL"].verdict == "PASS"
+    assert {r.kind for r in rows.values()} == {"baseline", "control"}
+
+
+def test_a_control_by_epsilon_for_classes_without_noise_multiplier():
+    """Without a noise_multiplier the control is the class at epsilon / m; a class whose actions
+    ignore the data cannot be caught, so its audit is INCONCLUSIVE (no power), never a PASS."""
+    a = {"epsilon": 1.0, "confidence": 0.999, "control_noise_multiplier": 0.25, "extra_algorithms": [
+        {"name": "blind", "import": "tests/test_extra_algorithms.py:PerStepOnly", "epsilon_accounting": 1,
+         "audit_samples": 2000}]}
+    rows = judge_all(check_x_audit(1, "smoke", a))
+    assert [r.verdict for r in rows] == ["INCONCLUSIVE", "FAIL"] and rows[0].reason == "no_power"
+    assert "epsilon / 0.25" in rows[1].claim
+    rng = np.random.default_rng(0)
+    assert audit_class(PerStepOnly, {}, 1.0, 1.0, 500, rng).epsilon_lower_bound == 0.0
+
+
+def test_regret_rows_relative_to_lazy_dp_ts():
+    rng = np.random.default_rng(1)
+    paper = pd.DataFrame({"setting": "s1", "algorithm": "lazy_dp_ts", "epsilon": 0.5, "run": range(6),
+                          "final_regret": rng.normal(100, 5, 6)})
+    extra = pd.DataFrame({"setting": "s1", "algorithm": "mine", "epsilon": 0.5, "run": range(6),
+                          "final_regret": rng.normal(200, 5, 6)})
+    (row,) = judge_all(check_x_regret({"runs": paper, "extra": extra}, rng, 200, "smoke"))
+    assert row.check_id == "X-REGRET-MINE" and row.verdict == "REPORT" and row.kind == "report"
+    assert 1.7 < row.ci_low <= row.value <= row.ci_high < 2.3
+    assert check_x_regret({"runs": paper, "extra": extra.iloc[:0]}, rng, 200, "smoke") == []
+
+
+def test_extra_rows_leave_the_papers_final_regret_rows_unchanged(tmp_path):
+    from dpbandits.online.figures import final_regret_table
+
+    rng = np.random.default_rng(2)
+    paper = pd.DataFrame({"setting": "s1", "algorithm": np.repeat(["lazy_dp_ts", "ucb1"], 4),
+                          "epsilon": np.repeat([0.5, np.nan], 4), "run": np.tile(range(4), 2),
+                          "final_regret": rng.normal(100, 5, 8)})
+    extra = paper[paper.algorithm == "lazy_dp_ts"].assign(algorithm="mine", final_regret=lambda f: f.final_regret * 2)
+    alone = final_regret_table(paper, 100, tmp_path / "a.tex", tmp_path / "a.csv", np.random.default_rng(3), 200)
+    both = final_regret_table(paper, 100, tmp_path / "b.tex", tmp_path / "b.csv", np.random.default_rng(3), 200,
+                              extra_runs=extra, extra_labels={"mine": "Mine"})
+    pd.testing.assert_frame_equal(both[both.algorithm != "mine"].reset_index(drop=True), alone)
+    assert both[both.algorithm == "mine"].label.tolist() == ["Mine (extra)"]
+
+
+def test_the_dag_guard_counts_the_extra_algorithms(repo):
+    cfg = _smoke(repo)
+    cfg["online"]["figures"].update(runs=2000, runs_per_job=1)
+    with pytest.raises(ConfigError) as info:
+        validate_config(cfg)
+    msg = str(info.value)  # 2 settings x 2000 blocks x ((4 + 2) x 3 epsilons + 2 references)
+    assert "('online.figures.algorithms' (4) + 'online.extra_algorithms' (2))" in msg and "80,000 simulate jobs" in msg

@@ -1,0 +1,14 @@
+"""Entry point of rule online_extra_aggregate: the researcher's algorithms' blocks -> one long
+table and one per-run table (empty when the config names none)."""
+
+import logging
+
+from dpbandits.experiments import online as exp
+from dpbandits.io import write_results
+
+
+def main(job):
+    long, per_run = exp.aggregate_extra_blocks(list(job.input))
+    write_results(long, job.output.long)
+    write_results(per_run, job.output.runs)
+    logging.info("%d blocks -> %d runs, %d rows", len(job.input), len(per_run), len(long))
