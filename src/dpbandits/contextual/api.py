@@ -14,7 +14,9 @@ results as ``raw``, and ``to_frame()`` (one row per run).
 
 Algorithms (``ALGORITHMS``): the presets of :mod:`dpbandits.contextual.config`: ``literal`` (the
 paper as printed), ``primary`` (the workflow's reading), ``authors_code`` (the authors' code, not
-LDP), ``unit_constants`` and the non-private ``abse`` (epsilon None or inf). ``params`` overrides
+LDP), ``unit_constants``, the non-private ``abse`` (epsilon None or inf) and ``coarse_fixed`` (a
+labelled addition of this replication, not the paper's algorithm: a fixed four-bin partition with
+the same randomiser; issue 19). ``params`` overrides
 fields of :class:`~dpbandits.contextual.config.LDPMABConfig` (``batch``, ``arm_policy``, ...; an
 unknown key raises and names the allowed ones). ``aux``: the auxiliary datasets of Algorithm 3,
 in feeding order (:class:`~dpbandits.contextual.ldpmab.Source` or mappings of its fields, e.g.
@@ -23,7 +25,7 @@ in feeding order (:class:`~dpbandits.contextual.ldpmab.Source` or mappings of it
 >>> simulate("primary", BumpInstance(), 1.0, 2000, params={"Batch": 10})
 Traceback (most recent call last):
 ...
-ValueError: unknown parameter(s) 'Batch' for primary; allowed: private, noise, cb, c_C, n_for_c, c_tau, band, refine_rule, refine_arms, depth_cap, warmup, arm_policy, var_private, var_nonprivate, batch, max_depth
+ValueError: unknown parameter(s) 'Batch' for primary; allowed: private, noise, cb, c_C, n_for_c, c_tau, band, refine_rule, refine_arms, depth_cap, warmup, arm_policy, var_private, var_nonprivate, batch, max_depth, initial_depth
 
 Seeds: an int is a root seed, ``derive_seed(seed, "contextual", "api")``; run r then uses the
 SeedSequence (entropy, spawn_key + (r,)) of it, as does a single SeedSequence. A list of

@@ -33,9 +33,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from dpbandits.contextual.config import preset
+from dpbandits.contextual.api import simulate
 from dpbandits.contextual.instances import BumpInstance
-from dpbandits.contextual.ldpmab import Source, run_ldpmab
 from dpbandits.experiments.contextual import Cell, run_seed
 
 __all__ = ["BEYOND_EPS", "BEYOND_DIMS", "DIM_EPS", "PAPER_N", "BeyondJob", "BEYOND_JOBS", "MAX_BLOCKS", "beyond_jobs",
@@ -137,11 +136,9 @@ def simulate_beyond(job: str, cfg: dict, root_seed: int) -> pd.DataFrame:
     reps = [r for r in range(runs) if r % spec.blocks == spec.block]
     rows = []
     for cell in beyond_cells(job, cfg):
-        config = preset(cell.preset, batch=cell.batch)
-        inst = BumpInstance(3, cell.d, "code")
-        for rep in reps:
-            res = run_ldpmab(config, [Source(cell.n_target, cell.epsilon, target=True)],
-                             run_seed(root_seed, cell, rep), instance=inst)
+        out = simulate(cell.preset, BumpInstance(3, cell.d, "code"), cell.epsilon, cell.n_target, len(reps),
+                       [run_seed(root_seed, cell, rep) for rep in reps], {"batch": cell.batch})
+        for rep, res in zip(reps, out.raw, strict=True):
             served = (cell.n_target // cell.batch) * cell.batch  # the remainder of n // B is not served
             rows.append({"job": job, "preset": cell.preset, "epsilon": cell.epsilon, "d": cell.d,
                          "n_target": cell.n_target, "n_eps2": cell.n_target * cell.epsilon**2,
