@@ -41,9 +41,11 @@ EXPECTED = [f"{R}/{rel}" for rel in [
       for name in ("fig3_partition", "fig4_reward_functions", "fig5_aux_density", "fig6_learning_process",
                    "fig6_learning_process_authors_code", "fig7_regret_vs_n", "fig7a_authors_code",
                    "fig8_regret_vs_aux_size", "fig9a_kappa", "fig9b_gamma", "fig9c_order",
-                   "presets_comparison", "check_T-2.6a", "check_T-2.6b", "check_T-2.6c")
+                   "presets_comparison", "check_T-2.6a", "check_T-2.6b", "check_T-2.6c",
+                   "fig7_beyond_horizon")
       for ext in ("pdf", "png")],
-    *[f"tables/contextual/{name}.{ext}" for name in ("table1_datasets", "table2_reward_ratio", "checks")
+    *[f"tables/contextual/{name}.{ext}"
+      for name in ("table1_datasets", "table2_reward_ratio", "checks", "onset", "why_slow")
       for ext in ("tex", "csv")],
 ]]
 
@@ -71,6 +73,10 @@ CONTEXTUAL_CLAIMS = {
     "F9a-RANGE", "F9b-GAMMA", "F9b-SLOPE", "F9c", "F9c-DIAG", "C-REF", "C-REF-RELEASED",
     "E-CODE-MAGNITUDE", "T2-AUX", "T2-NONPARAM", "T2-RANK", "T2-PRIVACY-COST", "T-2.6d", "FS1-SUBLINEAR",
     "FS1-ORDER", "FS1-AUX-F8", "FS1-AUX-F9", "FS2",
+    # beyond the paper's horizon (issue 19)
+    *[f"BH-ONSET-EPS{e}" for e in (1, 2, 4, 8)], *[f"BH-ONSET-COARSE-EPS{e}" for e in (1, 2, 4, 8)],
+    "BH-ONSET-EXPONENT", *[f"T-2.6-PAST-EPS{e}" for e in (1, 2, 4, 8)], "T-2.6-PAST-EPSEXP",
+    "T-2.6-PAST-D1", "T-2.6-PAST-D3", "T-2.6-PAST-DIM", *[f"BH-WHY-EPS{e}" for e in (1, 2, 4, 8)],
 }
 
 DUELING_CLAIMS = {
@@ -257,7 +263,9 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "contextual_table1_datasets", "contextual_table2_reward_ratio", "contextual_audit_randomizer",
                  "contextual_regret_vs_n", "contextual_regret_vs_eps", "contextual_authors_code_magnitude",
                  "contextual_aux_size_epsm_gamma", "contextual_checks_table", "contextual_dimension_effect",
-                 "contextual_symmetric_instance", "contextual_number_of_sources"):
+                 "contextual_symmetric_instance", "contextual_number_of_sources",
+                 "contextual_beyond_simulate", "contextual_beyond_onset", "contextual_theorem26_past_onset",
+                 "contextual_why_slow", "contextual_fig7_beyond_horizon"):
         assert rule in out
     assert not (work / "results").exists()
 
