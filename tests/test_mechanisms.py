@@ -348,6 +348,26 @@ def test_tree_noise_matches_binary_tree_counter():
     assert checked > 1000
 
 
+def test_tree_noise_is_rng_laplace_bit_for_bit():
+    """The compiled noise path reads the counter's Laplace draws as uniforms and transforms only
+    the top ones: bit for bit the path built from ``rng.laplace`` itself (noise(s) = eta_top(s)
+    + noise(s - lowbit(s)), top of s = draw 2 s - popcount(s) - 1), whatever the chunks."""
+    t_max = 20000
+    for scale in (96.0, 0.37):
+        z = np.random.default_rng(4).laplace(0.0, scale, size=n_tree_nodes(t_max))
+        expected = np.zeros(t_max + 1)
+        for s in range(1, t_max + 1):
+            expected[s] = z[2 * s - bin(s).count("1") - 1] + expected[s & (s - 1)]
+        tn = TreeCounterNoise(np.random.default_rng(4), 15, scale)
+        rng = np.random.default_rng(5)
+        pos = 0
+        while pos < t_max:
+            n = min(int(rng.integers(1, 3000)), t_max + 1 - pos)
+            np.testing.assert_array_equal(tn.window(pos, n), expected[pos:pos + n])
+            pos += n - 1 if rng.random() < 0.5 else n
+            tn.trim(pos)
+
+
 def test_batched_tree_single_counter_equals_binary_tree_counter():
     """One copy, one counter: the batched counter draws in the counter's order (levels increasing
     at each completion), so with the same generator it gives the same outputs."""

@@ -2,22 +2,36 @@
 and widths are described in :mod:`.ebs_params`), and :func:`simulate_ebs`, the entry point
 that runs either engine.
 
-The fast engine is the exact R9 block engine (spec 2.2): between eliminations the left-arm
-schedule is deterministic, so a block of rounds is simulated with numpy (duels, per-arm
-cumulative sums, tree noise of every stream position, bounds), the first round that triggers an
-elimination is located and the block truncated there. Both engines consume the same random
-streams in the same way (per round two uniforms from ``duels`` for (b_t, o_t), one from ``ldp``
-for randomized response, and per counter j the Laplace draws of ``BinaryTreeCounter`` in its
-order from ``counter{j}``, here through its noise path
-:class:`~dpbandits.mechanisms.tree_counter.TreeCounterNoise`), so for the same seed they
-produce the same run (up to floating-point rounding of the noisy sums), which is what the tests
-check, besides distributional tests. After commit nothing is random, so the cost is
-proportional to the commit time, not to T.
+The fast engine is the exact R9 block engine (spec 2.2). Between eliminations the left-arm
+schedule is deterministic (levels of n in increasing order, positions in S within a level), so
+the noise each counter will need in a block of rounds is known in advance: it is computed once
+per block and counter (:class:`~dpbandits.mechanisms.tree_counter.TreeCounterNoise`, a
+compiled recurrence), and a compiled loop (:func:`_block`) then plays the block round by round:
+the duel, the stream element, the updated arm's bounds, the CI check, the regret at the
+checkpoints, and the elimination test against a running min UCB / max LCB over S, stopping
+after the first round that eliminates. The eliminations themselves (R3: subtractions, stream
+positions) are applied between blocks.
+
+Both engines consume the same random streams in the same way (per round two uniforms from
+``duels`` for (b_t, o_t), one from ``ldp`` for randomized response, and per counter j the
+Laplace draws of ``BinaryTreeCounter`` in its order from ``counter{j}``); the block loop draws
+its uniforms from the generators itself (numba's ``Generator.random`` reads the same bit
+generator as numpy's), so nothing is drawn ahead. For the same seed both engines produce the
+same run (up to floating-point rounding of the noisy sums), which is what the tests check,
+besides distributional tests. After commit nothing is random, so the cost is proportional to
+the commit time, not to T.
+
+The sums are formed as the numpy block engine that preceded this loop formed them (a cumulative
+sum from 0 within the block, added to the value at the block start; the block lengths are
+unchanged), so its results are reproduced to the bit.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
 
 from dpbandits.dueling.ebs_params import EBSConfig, EBSParams
 from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
@@ -37,67 +51,121 @@ __all__ = ["ENGINES", "simulate_ebs"]
 ENGINES = ("fast", "reference")
 
 
-class _Uniforms:
-    """Buffered uniforms, ``width`` per round, consumed in order (draws ahead never change the
-    values a round receives)."""
-
-    def __init__(self, rng: np.random.Generator, width: int):
-        self.rng = rng
-        self.width = width
-        self.buf = np.empty((0, width))
-
-    def peek(self, k: int) -> np.ndarray:
-        if self.buf.shape[0] < k:
-            more = self.rng.random((max(k - self.buf.shape[0], 4096), self.width))
-            self.buf = np.concatenate([self.buf, more])
-        return self.buf[:k]
-
-    def consume(self, k: int) -> None:
-        self.buf = self.buf[k:]
-
-
-def _prefix_suffix(g: np.ndarray, op, fill: float) -> tuple[np.ndarray, np.ndarray]:
-    """Running ``op`` (np.minimum / np.maximum) along the columns of g: prefix (nrow, m) and
-    suffix (nrow, m + 1), the last suffix column being ``fill``."""
-    nrow, m = g.shape
-    if m > 16:
-        pre = op.accumulate(g, axis=1)
-        suf = np.empty((nrow, m + 1))
-        suf[:, :m] = op.accumulate(g[:, ::-1], axis=1)[:, ::-1]
-    else:  # short rows: column loops are faster than accumulate along axis 1
-        pre = g.copy()
-        for q in range(1, m):
-            op(pre[:, q - 1], pre[:, q], out=pre[:, q])
-        suf = np.empty((nrow, m + 1))
-        suf[:, :m] = g
-        for q in range(m - 2, -1, -1):
-            op(suf[:, q + 1], suf[:, q], out=suf[:, q])
-    suf[:, m] = fill
-    return pre, suf
+def _left_plays(n_s: np.ndarray, count: int) -> np.ndarray:
+    """Left plays of each survivor in the next ``count`` rounds from counts ``n_s``: repeated
+    argmin with smallest-index ties plays levels in increasing order (arm q plays levels n_q,
+    n_q + 1, ...) and, within a level, positions in increasing order. With V the level of the
+    last round (the largest V with sum_q max(0, V - n_q) < count), every arm plays the levels
+    below V and the first remaining ones among the arms with n_q <= V play level V."""
+    lo, hi = int(n_s.min()), int(n_s.min()) + count
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if np.maximum(0, mid - n_s).sum() < count:
+            lo = mid
+        else:
+            hi = mid
+    plays = np.maximum(0, lo - n_s)
+    plays[np.flatnonzero(n_s <= lo)[:count - int(plays.sum())]] += 1
+    return plays
 
 
-def _schedule(n_s: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """First ``count`` left plays from counts ``n_s`` (positions in S): repeated argmin with
-    smallest-index ties = plays sorted by (level, position), arm p playing levels n_p, n_p+1, ...
-    Returns (position, level) per round."""
-    m = n_s.size
-    thresholds = np.unique(n_s)
-    ps, vs = [], []
-    left = count
-    for q, d in enumerate(thresholds):
-        active = np.flatnonzero(n_s <= d)
-        size = active.size
-        span = (thresholds[q + 1] - d) if q + 1 < thresholds.size else None
-        need = -(-left // size)
-        nl = need if span is None else min(span, need)
-        take = min(left, nl * size)
-        ps.append(np.tile(active, nl)[:take])
-        vs.append(np.repeat(np.arange(d, d + nl, dtype=np.int64), size)[:take])
-        left -= take
-        if left == 0:
-            break
-    assert left == 0 and m > 0
-    return np.concatenate(ps), np.concatenate(vs)
+@njit(cache=True)
+def _bounds(tot, n, stat, priv):
+    """(UCB, LCB) = tot / n +- (stat / sqrt(n) + priv / n); (+inf, -inf) when n = 0 (R4)."""
+    if n == 0:
+        return math.inf, -math.inf
+    est = tot / n
+    rad = stat / math.sqrt(n) + priv / n
+    return est + rad, est - rad
+
+
+@njit(cache=True)
+def _block(duels, ldp_rng, ldp, flip_p, xval, S, P, nb, noise, noff, literal, stat, priv, bs,
+           check_ci, phase_start, gp, gu, cp, ci, t, base_p, base_u, reg_p, reg_u,
+           n_s, wsum_s, inc_s, ucb_s, lcb_s, N, W):
+    """Rounds t + 1, ..., t + nb of one block, stopping after the first round whose update
+    triggers an elimination (min UCB < max LCB over S). Returns (rounds played, elimination
+    triggered, CI violation seen, next checkpoint index).
+
+    Round: left arm = the first survivor (position q in S) of least count n_s[q]; two uniforms
+    from ``duels`` give b = S[floor(u_b |S|)] and o = 1{u_o < P[a, b]}; with ``ldp`` o is
+    flipped iff a uniform from ``ldp_rng`` is < flip_p; the stream element is xval[o] (0 / 1,
+    or the debiased -b / a - b of ldp). Survivor q's counter noise at stream position pos(q) + i
+    is noise[noff[q] + i] (``noff`` empty: no counters; ``literal``: the stream grows only when
+    o = 1). bs: the true EBS of S; check_ci: no violation seen yet; phase_start: the block opens
+    a phase (the subtractions moved every survivor's estimate: the start state is checked too).
+
+    In/out, per survivor q: n_s (effective counts), wsum_s (exact sums), inc_s (stream growth in
+    the block, from 0), ucb_s, lcb_s (set here); per pair a * K + b, from 0: this block's duels
+    N and element sums W (the caller adds them to its totals and derives the plays from N). The
+    regrets at the checkpoints cp[ci] <= t + rounds played go to reg_p, reg_u (base_p, base_u:
+    the regrets at t). Every sum is a cumulative sum from 0 within the block added to its start
+    value, as the numpy block engine this loop replaced formed it, so runs are unchanged.
+    """
+    m, k = S.size, P.shape[0]
+    has_noise = noff.size > 0
+    acc = np.zeros(m)  # sum of the block's stream elements per survivor
+    for q in range(m):
+        tot = wsum_s[q] + noise[noff[q]] if has_noise else wsum_s[q]
+        ucb_s[q], lcb_s[q] = _bounds(tot, n_s[q], stat, priv)
+    first = np.argmin(n_s)
+    if check_ci and phase_start:  # the new S changes every true EBS: check the start state
+        for q in range(m):
+            if q != first and (bs[q] > ucb_s[q] or bs[q] < lcb_s[q]):
+                check_ci = False
+    imin, imax = np.argmin(ucb_s), np.argmax(lcb_s)
+    track = ci < cp.size and cp[ci] <= t + nb  # a checkpoint may fall in the block
+    acc_p = acc_u = 0.0
+    r, level, triggered = 0, n_s[first], False
+    while r < nb and not triggered:
+        nn = level + 1  # the count of the arms that play at this level, after their play
+        rad = stat / math.sqrt(nn) + priv / nn
+        for q in range(m):  # the survivors at this level, in order
+            if n_s[q] != level:
+                continue
+            a = S[q]
+            b = S[min(int(duels.random() * m), m - 1)]
+            o = duels.random() < P[a, b]
+            x = xval[int(o != (ldp_rng.random() < flip_p) if ldp else o)]
+            N[a * k + b] += 1
+            W[a * k + b] += x
+            r += 1
+            if track:
+                acc_p += gp[a] + gp[b]
+                acc_u += gu[a] + gu[b]
+                if ci < cp.size and cp[ci] == t + r:
+                    reg_p[ci] = base_p + acc_p
+                    reg_u[ci] = base_u + acc_u
+                    ci += 1
+            acc[q] += x
+            n_s[q] = nn
+            if has_noise:
+                inc_s[q] += int(o) if literal else 1
+                tot = (wsum_s[q] + acc[q]) + noise[noff[q] + inc_s[q]]
+            else:
+                tot = wsum_s[q] + acc[q]
+            est = tot / nn  # as _bounds
+            ub, lb = est + rad, est - rad
+            if check_ci and (bs[q] > ub or bs[q] < lb):
+                check_ci = False
+            # running argmin UCB / argmax LCB: a full scan only when the extreme arm moves inward
+            rescan_min, rescan_max = q == imin and ub > ucb_s[q], q == imax and lb < lcb_s[q]
+            ucb_s[q], lcb_s[q] = ub, lb
+            if rescan_min:
+                imin = np.argmin(ucb_s)
+            elif ub < ucb_s[imin]:
+                imin = q
+            if rescan_max:
+                imax = np.argmax(lcb_s)
+            elif lb > lcb_s[imax]:
+                imax = q
+            triggered = ucb_s[imin] < lcb_s[imax]
+            if triggered or r == nb:
+                break
+        level += 1
+    for q in range(m):
+        wsum_s[q] += acc[q]
+    return r, triggered, not check_ci, ci
 
 
 class _FastRun:
@@ -115,17 +183,24 @@ class _FastRun:
         self.cp = checkpoints
         self.p = EBSParams.build(config, k, horizon)
         self.P = instance.preference
-        rngs = stream_rngs(seed, stream_names(k))
-        self.duels = _Uniforms(rngs["duels"], 2)
-        self.ldp = _Uniforms(rngs["ldp"], 1) if config.variant == "ldp" else None
+        self.rngs = rngs = stream_rngs(seed, stream_names(k))
         self.noise = ([TreeCounterNoise(rngs[f"counter{j}"], self.p.levels, self.p.noise_scale)
                        for j in range(k)] if config.uses_counters else None)
 
+    def _noise_windows(self, S, pos, nS, nb) -> tuple[np.ndarray, np.ndarray]:
+        """Survivor q's noise at stream positions pos, ..., pos + (its left plays in the next nb
+        rounds), concatenated, and the offset of each survivor's window (empty: no counters)."""
+        if self.noise is None:
+            return np.empty(0), np.empty(0, dtype=np.int64)
+        lengths = _left_plays(nS, nb) + 1
+        wins = [self.noise[j].window(pos[j], int(ln)) for j, ln in zip(S, lengths, strict=True)]
+        return np.concatenate(wins), np.concatenate([[0], np.cumsum(lengths[:-1])])
+
     def run(self) -> EBSRun:
-        k, T, cfg = self.k, self.T, self.cfg
-        literal = cfg.variant == "literal"
-        stat, priv = self.p.stat, self.p.priv
-        p_flat = self.P.ravel()
+        k, T, cfg, p = self.k, self.T, self.cfg, self.p
+        ldp = cfg.variant == "ldp"
+        # stream element of a (randomized) outcome 0 / 1, as numpy formed a * (o ^ flip) - b
+        xval = p.ldp_a * np.array([0.0, 1.0]) - p.ldp_b if ldp else np.array([0.0, 1.0])
         gp, gu = self.inst.pref_gaps, self.inst.util_gaps
         n = np.zeros(k, dtype=np.int64)  # effective counts
         wsum = np.zeros(k)  # exact sums of the stream elements (o, or o^ for ldp)
@@ -149,129 +224,31 @@ class _FastRun:
         while t < T and commit < 0:
             S = np.flatnonzero(alive)
             m = S.size
-            ar = np.arange(m)
             nS = n[S]
             catchup = int((nS.max() - nS).sum())
             nb = min(catchup + m * max(1, block // m), T - t)
             if catchup > self.B_MAX:  # pathological imbalance (an emptied count): stay bounded
                 nb = min(self.B_MAX, T - t)
-            dense = catchup == 0 and nb % m == 0
-            if dense:
-                nrow = nb // m + 1
-                p_r = np.tile(ar, nb // m)
-                flat = None
-            else:
-                p_r, v_r = _schedule(nS, nb)
-                row = v_r - int(nS.min()) + 1
-                nrow = int(row[-1]) + 1
-                flat = row * m + p_r
-
-            def grid(values, dtype, flat=flat, nrow=nrow, m=m):
-                g = np.zeros(nrow * m, dtype=dtype)
-                if flat is None:
-                    g[m:] = values
-                else:
-                    g[flat] = values
-                return g.reshape(nrow, m)
-
-            a_r = S[p_r]
-            u = self.duels.peek(nb)
-            b_r = S[np.minimum((u[:, 0] * m).astype(np.int64), m - 1)]
-            pair = a_r * k + b_r
-            o_r = u[:, 1] < p_flat[pair]
-            if self.ldp is not None:
-                flip = self.ldp.peek(nb)[:, 0] < self.p.ldp_flip
-                x_r = self.p.ldp_a * (o_r ^ flip) - self.p.ldp_b
-            else:
-                x_r = o_r.astype(float)
-            # grid (row = level - min level + 1, column = position in S); row 0 = block start.
-            # Cell (v, p) holds arm p's values after its play at level v (its start values if
-            # it has not played yet); at round (v, p) arms p' <= p show row v, the others v - 1.
-            played = None if flat is None else grid(True, bool)
-            if flat is None:  # all counts equal: one column suffices
-                cnt = np.arange(nrow)[:, None]
-                nn = nS[0] + cnt
-                cumx = np.empty((nrow, m))
-                cumx[0] = wsum[S]
-                np.cumsum(x_r.reshape(nrow - 1, m), axis=0, out=cumx[1:])
-                cumx[1:] += wsum[S]
-            else:
-                cnt = np.cumsum(played, axis=0)
-                nn = nS + cnt
-                cumx = wsum[S] + np.cumsum(grid(x_r, float), axis=0)
-            tot = cumx
-            if self.noise is not None:
-                inc = np.cumsum(grid(o_r, np.int64), axis=0) if literal else cnt
-                qpos = pos[S] + inc
-                if qpos.shape[1] != m:
-                    qpos = np.broadcast_to(qpos, (nrow, m))
-                tot = cumx.copy()
-                for q in range(m):
-                    tot[:, q] += self.noise[S[q]].at(qpos[:, q])
-            with np.errstate(divide="ignore", invalid="ignore"):
-                est = tot / nn
-                rad = stat / np.sqrt(nn) + priv / nn
-                gu_ = est + rad
-                gl_ = est - rad
-            if nS.min() == 0:
-                zero = np.broadcast_to(nn == 0, gu_.shape)
-                gu_[zero] = np.inf
-                gl_[zero] = -np.inf
-            # state at every round: min UCB / max LCB over p' <= p in row v and p' > p in row v-1
-            pmin, smin = _prefix_suffix(gu_, np.minimum, np.inf)
-            pmax, smax = _prefix_suffix(gl_, np.maximum, -np.inf)
-            trig = np.minimum(pmin[1:], smin[:-1, 1:]) < np.maximum(pmax[1:], smax[:-1, 1:])
-            if played is not None:
-                trig &= played[1:]
-            cells = np.flatnonzero(trig.ravel())
-            elim_now = cells.size > 0
-            if elim_now:
-                c_end = int(cells[0])
-                r_end = c_end + 1 if flat is None else int(np.searchsorted(flat - m, c_end)) + 1
-            else:
-                r_end = nb
-                c_end = nb - 1 if flat is None else int(flat[-1]) - m
-            row_end, p_end = divmod(c_end, m)
-            row_end += 1
-            srow = np.where(ar <= p_end, row_end, row_end - 1)  # state after round r_end
-            # CI violations (after each update; the post-subtraction state at a phase start)
-            if not violation:
-                bs = self.P[np.ix_(S, S)].mean(axis=1)
-                bad = ((bs > gu_[1:]) | (bs < gl_[1:]))
-                if played is not None:
-                    bad &= played[1:]
-                if bad.ravel()[:c_end + 1].any():
-                    violation = True
-                if phase_start:
-                    others = ar != p_r[0]
-                    if np.any((bs[others] > gu_[0, others]) | (bs[others] < gl_[0, others])):
-                        violation = True
-            # regret at checkpoints inside the kept rounds
-            a_k, b_k = a_r[:r_end], b_r[:r_end]
-            if ci < cp.size and cp[ci] <= t + r_end:
-                base_p, base_u = plays @ gp, plays @ gu
-                cs_p = base_p + np.cumsum(gp[a_k] + gp[b_k])
-                cs_u = base_u + np.cumsum(gu[a_k] + gu[b_k])
-                while ci < cp.size and cp[ci] <= t + r_end:
-                    reg_p[ci] = cs_p[cp[ci] - t - 1]
-                    reg_u[ci] = cs_u[cp[ci] - t - 1]
-                    ci += 1
-            # commit the kept rounds to the state
-            left = np.bincount(a_k, minlength=k)
+            noise, noff = self._noise_windows(S, pos, nS, nb)
+            n_s, wsum_s, inc_s = nS.copy(), wsum[S], np.zeros(m, dtype=np.int64)
+            ucb_s, lcb_s = np.empty(m), np.empty(m)
+            Nb, Wb = np.zeros(k * k, dtype=np.int64), np.zeros(k * k)
+            r_end, elim_now, seen, ci = _block(
+                self.rngs["duels"], self.rngs["ldp"], ldp, p.ldp_flip, xval, S, self.P, nb,
+                noise, noff, cfg.variant == "literal", p.stat, p.priv,
+                self.P[np.ix_(S, S)].mean(axis=1), not violation, phase_start, gp, gu, cp, ci, t,
+                plays @ gp, plays @ gu, reg_p, reg_u, n_s, wsum_s, inc_s, ucb_s, lcb_s, Nb, Wb)
+            violation |= seen
+            N += Nb
+            W += Wb
+            left = Nb.reshape(k, k).sum(axis=1)
             left_plays += left
-            plays += left + np.bincount(b_k, minlength=k)
-            N += np.bincount(pair[:r_end], minlength=k * k)
-            W += np.bincount(pair[:r_end], weights=x_r[:r_end], minlength=k * k)
-            ucb_s, lcb_s = gu_[srow, ar], gl_[srow, ar]
-            n[S] = np.broadcast_to(nn, (nrow, m))[srow, ar]
-            wsum[S] = cumx[srow, ar]
+            plays += left + Nb.reshape(k, k).sum(axis=0)
+            n[S], wsum[S] = n_s, wsum_s
             if self.noise is not None:
-                pos[S] = qpos[srow, ar]
-                for q in range(m):
-                    self.noise[S[q]].trim(pos[S[q]])
-            self.duels.consume(r_end)
-            if self.ldp is not None:
-                self.ldp.consume(r_end)
+                pos[S] += inc_s
+                for j in S:
+                    self.noise[j].trim(pos[j])
             t += r_end
             phase_start = False
             if not elim_now:

@@ -30,7 +30,10 @@ accounting above holds for each):
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
 
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 
@@ -199,8 +202,15 @@ class TreeCounterNoise:
 
     ``levels`` is L and ``scale`` the Laplace scale of a node (``BinaryTreeCounter.laplace.scale``
     of the same counter: L / epsilon times the noise multiplier; 0 draws nothing). ``at(q)``
-    returns noise(q) for an array of positions q >= the last ``trim``; ``trim(pos)`` forgets the
-    positions before ``pos``, so memory stays proportional to the positions still needed."""
+    returns noise(q) for an array of positions q >= the last ``trim`` and ``window(start, n)``
+    noise(start .. start + n - 1); ``trim(pos)`` forgets the positions before ``pos``, so memory
+    stays proportional to the positions still needed.
+
+    The path is extended by a compiled loop (:func:`_noise_path`) that draws from the generator
+    itself: the uniform that ``rng.laplace`` would read for each draw (numpy's
+    ``random_laplace``), of which only the top draw of each position is turned into a Laplace
+    variate, with numpy's own expressions and the same C library ``log``. The values are those of
+    ``rng.laplace`` bit for bit (tested), and half of the logarithms are skipped."""
 
     def __init__(self, rng: np.random.Generator, levels: int, scale: float):
         self.rng = rng
@@ -216,39 +226,11 @@ class TreeCounterNoise:
 
     def _extend(self, hi: int) -> None:
         s0 = self.upto
-        n = hi - s0
-        if self.scale == 0:
-            self.vals = np.concatenate([self.vals, np.zeros(n)])
-            return
-        s = np.arange(s0 + 1, hi + 1, dtype=np.int64)
-        ctz = np.bitwise_count((s & -s) - 1).astype(np.int64)
-        csum = np.cumsum(ctz + 1)
-        z = self.rng.laplace(0.0, self.scale, size=int(csum[-1]))
-        top = z[csum - 1]
-        out = np.empty(n)
-        for h in range(hi.bit_length() - 1, -1, -1):
-            half, step = 1 << h, 1 << (h + 1)
-            q0 = max(0, -(-(s0 + 1 - half) // step))
-            first = half + step * q0
-            if first > hi:
-                continue
-            ids = np.arange(first - s0 - 1, n, step)
-            par = ids - half
-            vals = top[ids]
-            if par[0] < 0:  # parent at or before s0
-                vals[0] += self.pref[h + 1]
-                vals[1:] += out[par[1:]]
-            else:
-                vals += out[par]
-            out[ids] = vals
-        pref = self.pref.copy()
-        for h in range(self.levels + 2):
-            p = (hi >> h) << h
-            if p > s0:
-                pref[h] = out[p - s0 - 1]
-            elif p == 0:
-                pref[h] = 0.0
-        self.pref = pref
+        out = np.zeros(hi - s0)
+        if self.scale != 0:
+            if hi.bit_length() + 1 > self.pref.size:  # beyond 2^(L+1): higher levels hold noise(0)
+                self.pref = np.concatenate([self.pref, np.zeros(hi.bit_length() + 1 - self.pref.size)])
+            _noise_path(self.rng, s0, float(self.scale), self.pref, out)
         self.vals = np.concatenate([self.vals, out])
 
     def at(self, q: np.ndarray) -> np.ndarray:
@@ -256,6 +238,13 @@ class TreeCounterNoise:
         if hi > self.upto:
             self._extend(int(max(hi, self.upto + 1024)))
         return self.vals[q - self.base]
+
+    def window(self, start: int, n: int) -> np.ndarray:
+        """noise(start), ..., noise(start + n - 1) for start >= the last ``trim`` (a view)."""
+        hi = int(start) + int(n) - 1
+        if hi > self.upto:
+            self._extend(max(hi, self.upto + 1024))
+        return self.vals[start - self.base: hi + 1 - self.base]
 
     def trim(self, pos: int) -> None:
         """Forget the positions before ``pos`` (noise(pos) itself is kept)."""
@@ -266,6 +255,49 @@ class TreeCounterNoise:
         if drop > 0:
             self.vals = self.vals[drop:].copy() if drop > 4096 else self.vals[drop:]
             self.base = pos
+
+
+@njit(cache=True)
+def _laplace_uniform(rng):
+    """The uniform that one ``rng.laplace`` draw reads: numpy's ``random_laplace`` takes
+    U = next_double (what ``rng.random()`` returns) and draws again while U == 0."""
+    u = rng.random()
+    while u == 0.0:
+        u = rng.random()
+    return u
+
+
+@njit(cache=True)
+def _laplace_from_uniform(u, scale):
+    """numpy's ``random_laplace(loc=0, scale)`` given its uniform U in (0, 1): the same
+    expressions (written without a branch on U, which is unpredictable)."""
+    upper = u >= 0.5
+    lg = math.log(2.0 - u - u if upper else u + u)
+    return 0.0 - scale * lg if upper else 0.0 + scale * lg
+
+
+@njit(cache=True)
+def _noise_path(rng, s0, scale, pref, out):
+    """noise(s0 + 1 .. s0 + out.size) into ``out``, drawing the counter's ctz(s) + 1 Laplace
+    draws at each position s from ``rng`` (its top node last; the others are never released,
+    so only their uniforms are read). noise(s) = eta_top(s) + noise(s - lowbit(s)), the parent
+    read from ``out`` or, when it precedes the window, from ``pref`` (pref[h] =
+    noise((s >> h) << h) of the last position s, updated at the end)."""
+    for i in range(out.size):
+        s = s0 + 1 + i
+        c = 0  # ctz(s)
+        while (s >> c) & 1 == 0:
+            c += 1
+        for _ in range(c):
+            _laplace_uniform(rng)
+        eta = _laplace_from_uniform(_laplace_uniform(rng), scale)
+        par = s & (s - 1)  # s - lowbit(s) = (s >> (c + 1)) << (c + 1)
+        out[i] = eta + (out[par - s0 - 1] if par > s0 else pref[c + 1])
+    hi = s0 + out.size
+    for h in range(pref.size):
+        p = (hi >> h) << h
+        if p > s0:
+            pref[h] = out[p - s0 - 1]
 
 
 class BatchedTreeCounter:
