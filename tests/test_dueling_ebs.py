@@ -13,7 +13,7 @@ from scipy import stats
 
 from dpbandits.audit.blackbox import epsilon_lower_bound
 from dpbandits.dueling.ebs_audit import audit_codes, decode_audit_code, n_audit_codes
-from dpbandits.dueling.ebs_fast import simulate_ebs
+from dpbandits.dueling.ebs_fast import _left_plays, simulate_ebs
 from dpbandits.dueling.ebs_params import EBSConfig, EBSParams
 from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
 from dpbandits.dueling.ebs_result import run_seed
@@ -130,6 +130,22 @@ def test_fast_equals_reference_pathwise(inst, cfg, T):
     assert (fast.elim_time >= 0).any()
     assert np.all(fast.left_plays.sum(axis=1) == T)
     assert np.all(fast.plays.sum(axis=1) == 2 * T)
+
+
+def test_block_left_plays_follow_the_argmin_schedule():
+    """The noise windows of a block are sized by _left_plays: it must count exactly the left
+    plays of repeated argmin (smallest index on ties), including catch-up after subtractions."""
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        m = int(rng.integers(1, 9))
+        counts = rng.integers(0, 4, size=m) if rng.random() < 0.5 else rng.integers(0, 60, size=m)
+        count = int(rng.integers(1, 200))
+        n, expected = counts.copy(), np.zeros(m, dtype=np.int64)
+        for _ in range(count):
+            q = int(np.argmin(n))
+            n[q] += 1
+            expected[q] += 1
+        np.testing.assert_array_equal(_left_plays(counts.astype(np.int64), count), expected)
 
 
 def _first_elimination(res) -> np.ndarray:

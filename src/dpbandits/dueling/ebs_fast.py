@@ -51,13 +51,15 @@ __all__ = ["ENGINES", "simulate_ebs"]
 ENGINES = ("fast", "reference")
 
 
-def _left_plays(n_s: np.ndarray, count: int) -> np.ndarray:
+@njit(cache=True)
+def _left_plays(n_s, count):
     """Left plays of each survivor in the next ``count`` rounds from counts ``n_s``: repeated
     argmin with smallest-index ties plays levels in increasing order (arm q plays levels n_q,
     n_q + 1, ...) and, within a level, positions in increasing order. With V the level of the
     last round (the largest V with sum_q max(0, V - n_q) < count), every arm plays the levels
     below V and the first remaining ones among the arms with n_q <= V play level V."""
-    lo, hi = int(n_s.min()), int(n_s.min()) + count
+    lo = n_s.min()
+    hi = lo + count
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if np.maximum(0, mid - n_s).sum() < count:
@@ -65,7 +67,11 @@ def _left_plays(n_s: np.ndarray, count: int) -> np.ndarray:
         else:
             hi = mid
     plays = np.maximum(0, lo - n_s)
-    plays[np.flatnonzero(n_s <= lo)[:count - int(plays.sum())]] += 1
+    rem = count - plays.sum()
+    for q in range(n_s.size):
+        if rem > 0 and n_s[q] <= lo:
+            plays[q] += 1
+            rem -= 1
     return plays
 
 
