@@ -60,8 +60,9 @@ class BinaryTreeCounter:
         self.epsilon = float(epsilon)
         self._rng = rng
         self.t = 0
-        self._partial = np.zeros(self.levels)  # exact sum of the open block at each level
-        self._noisy = np.zeros(self.levels)  # noisy value of the last completed node per level
+        # per level (plain floats: an element costs a few scalar operations, cheaper than numpy's)
+        self._partial = [0.0] * self.levels  # exact sum of the open block
+        self._noisy = [0.0] * self.levels  # noisy value of the last completed node
         self.true_sum = 0.0
 
     def nodes_of(self, t: int) -> list[tuple[int, int]]:
@@ -74,11 +75,14 @@ class BinaryTreeCounter:
             raise ValueError(f"stream longer than max_length={self.max_length}")
         self.t += 1
         self.true_sum += value
-        self._partial += value
+        partial = self._partial
         for h in range(self.levels):
-            if self.t % (1 << h) == 0:  # node (h, t >> h) completes now
-                self._noisy[h] = self._partial[h] + self.laplace.noise(self._rng)
-                self._partial[h] = 0.0
+            partial[h] += value
+        h = 0
+        while h < self.levels and self.t % (1 << h) == 0:  # node (h, t >> h) completes now
+            self._noisy[h] = partial[h] + self.laplace.noise(self._rng)
+            partial[h] = 0.0
+            h += 1
         return self.value()
 
     def value(self) -> float:
@@ -120,26 +124,29 @@ def _odd_nodes(length: int, levels: int) -> list[np.ndarray]:
 
 
 def _assemble(values: list[np.ndarray], length: int) -> np.ndarray:
-    """c[:, t - 1] = sum_{h: bit_h(t) = 1} values[h][:, (t >> h - 1) / 2] for t = 1..T, where
+    """c[:, t - 1] = sum_{h: bit_h(t) = 1} values[h][:, (t >> h) // 2] for t = 1..T, where
     ``values[h]`` holds one row per stream and one column per odd node (j = 1, 3, ...) of level h.
 
-    Top-down doubling in O(T): with A_m(u) the contribution of levels >= m at u = t >> m,
-    A_m(u) = A_{m+1}(u >> 1) + [u odd] values[m](node u)."""
-    n = values[0].shape[0]
-    p = 1 << int(length - 1).bit_length()  # P = 2^k >= T
-    k = p.bit_length() - 1
-    acc = np.zeros((n, 1))
-    for m in range(k - 1, -1, -1):
-        nxt = np.empty((n, acc.shape[1], 2))
-        nxt[:, :, 0] = acc
-        nxt[:, :, 1] = acc
-        vals = values[m]
-        nxt[:, : vals.shape[1], 1] += vals
-        acc = nxt.reshape(n, -1)
-    if length < p:
-        return acc[:, 1 : length + 1]
-    # T = P = 2^k: t = T has only bit k set, the single node (k, 1)
-    return np.concatenate([acc[:, 1:], values[k][:, :1]], axis=1)
+    Summed from the top level down, in O(T) (compiled): c_t = c_{t - lowbit(t)} + the node
+    (ctz(t), t >> ctz(t)), c_0 = 0; for T = 2^k, c_T is the single node (k, 1) itself."""
+    offsets = np.cumsum([0] + [v.shape[1] for v in values[:-1]])
+    out = np.empty((values[0].shape[0], length))
+    _release_path(np.concatenate(values, axis=1), offsets, out)
+    if length & (length - 1) == 0:
+        out[:, -1] = values[length.bit_length() - 1][:, 0]
+    return out
+
+
+@njit(cache=True)
+def _release_path(nodes, offsets, out):
+    """The recurrence of :func:`_assemble`; node (h, j) of row r is nodes[r, offsets[h] + j // 2]."""
+    for r in range(out.shape[0]):
+        for t in range(1, out.shape[1] + 1):
+            h = 0
+            while (t >> h) & 1 == 0:
+                h += 1
+            par = t & (t - 1)  # t - lowbit(t)
+            out[r, t - 1] = (out[r, par - 1] if par > 0 else 0.0) + nodes[r, offsets[h] + (t >> (h + 1))]
 
 
 def _odd_block_sums(x: np.ndarray, levels: int) -> list[np.ndarray]:
@@ -318,23 +325,46 @@ class BatchedTreeCounter:
 
     def push(self, c: np.ndarray, j: np.ndarray, value) -> np.ndarray:
         """Append value to counter j of copies c (distinct copies); return the new outputs."""
-        self.pos[c, j] += 1
-        pos = self.pos[c, j]
-        part = self.partial[c, j] + np.asarray(value, dtype=float).reshape(-1, 1)
-        noisy = self.noisy[c, j]
-        for h in range(self.levels):
-            done = pos % (1 << h) == 0
-            if not done.any():
-                break
-            nd = int(done.sum())
-            noise = self.rng.laplace(0.0, self.scale, nd) if self.scale > 0 else 0.0
-            noisy[done, h] = part[done, h] + noise
-            part[done, h] = 0.0
-        self.partial[c, j] = part
-        self.noisy[c, j] = noisy
-        return self.value(c, j)
+        pos = self.pos[c, j] + 1
+        self.pos[c, j] = pos
+        # copies completing a node at level h (2^h divides pos), non-increasing in h
+        ctz = np.bitwise_count((pos & -pos) - 1)
+        done = np.cumsum(np.bincount(ctz, minlength=self.levels)[::-1])[::-1][:self.levels]
+        draws = [self.rng.laplace(0.0, self.scale, int(nd)) if self.scale > 0 else np.zeros(int(nd))
+                 for nd in done[done > 0]]
+        first = np.zeros(self.levels, dtype=np.int64)  # level h's first draw in the concatenation
+        first[1:len(draws)] = np.cumsum([d.size for d in draws])[:-1]
+        nodes = _push_nodes(self.partial, self.noisy, c, j, pos,
+                            np.broadcast_to(value, pos.shape).astype(float), np.concatenate(draws), first)
+        return self._outputs(nodes, pos)
 
     def value(self, c: np.ndarray, j: np.ndarray) -> np.ndarray:
-        pos = self.pos[c, j]
+        return self._outputs(self.noisy[c, j], self.pos[c, j])
+
+    def _outputs(self, nodes: np.ndarray, pos: np.ndarray) -> np.ndarray:
+        """Outputs from the counters' last completed nodes (rows) and stream lengths."""
         bits = (pos[:, None] >> np.arange(self.levels)) & 1
-        return (self.noisy[c, j] * bits).sum(axis=1)
+        return (nodes * bits).sum(axis=1)
+
+
+@njit(cache=True)
+def _push_nodes(partial, noisy, c, j, pos, value, noise, first):
+    """The element-wise part of :meth:`BatchedTreeCounter.push`, copies in order: value is added
+    to every open block of counter (c[i], j[i]); at each level h with 2^h | pos[i] the node
+    completes with the next of level h's draws (noise[first[h]], noise[first[h] + 1], ...) and
+    its block restarts. Returns the counters' node values (one row per copy)."""
+    levels = partial.shape[2]
+    used = first.copy()
+    nodes = np.empty((c.size, levels))
+    for i in range(c.size):
+        ci, ji = c[i], j[i]
+        for h in range(levels):
+            partial[ci, ji, h] += value[i]
+        h = 0
+        while h < levels and pos[i] % (1 << h) == 0:
+            noisy[ci, ji, h] = partial[ci, ji, h] + noise[used[h]]
+            used[h] += 1
+            partial[ci, ji, h] = 0.0
+            h += 1
+        nodes[i] = noisy[ci, ji]
+    return nodes
