@@ -10,7 +10,10 @@ draw order), and the harness draws from one generator, not from the engines' nam
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
 
 from dpbandits.dueling.ebs_params import EBSConfig, EBSParams
 from dpbandits.mechanisms.tree_counter import BatchedTreeCounter
@@ -63,6 +66,8 @@ def audit_codes(o_table, k: int, config: EBSConfig, copies: int, rng: np.random.
     p = EBSParams.build(config, k, T)
     C = int(copies)
     variant = config.variant
+    # stream element of a (randomized) outcome 0 / 1, as numpy formed a * (o ^ flip) - b
+    xval = p.ldp_a * np.array([0.0, 1.0]) - p.ldp_b if variant == "ldp" else np.array([0.0, 1.0])
     alive = np.ones((C, k), dtype=bool)
     n = np.zeros((C, k), dtype=np.int64)
     out = np.zeros((C, k))
@@ -71,40 +76,21 @@ def audit_codes(o_table, k: int, config: EBSConfig, copies: int, rng: np.random.
     done = np.zeros(C, dtype=bool)
     elim_round = np.zeros((C, k), dtype=np.int64)
     tree = BatchedTreeCounter(C, k, p.levels, p.noise_scale, rng) if config.uses_counters else None
-    big = np.iinfo(np.int64).max
     for t in range(1, T + 1):
         act = np.flatnonzero(~done)
         if act.size == 0:
             break
-        al = alive[act]
-        a = np.argmin(np.where(al, n[act], big), axis=1)
-        m = al.sum(axis=1)
-        pick = np.minimum((rng.random(act.size) * m).astype(np.int64), m - 1)
-        b = np.argmax(np.cumsum(al, axis=1) > pick[:, None], axis=1)
-        ot = int(o[t - 1])
-        if variant == "ldp":
-            flip = (rng.random(act.size) < p.ldp_flip).astype(np.int64)
-            x = p.ldp_a * (ot ^ flip) - p.ldp_b
-        else:
-            x = np.full(act.size, float(ot))
-        N[act, a, b] += 1
-        W[act, a, b] += x
-        n[act, a] += 1
+        pick = rng.random(act.size)
+        flip = rng.random(act.size) < p.ldp_flip if variant == "ldp" else np.zeros(act.size, dtype=bool)
+        a, x = _duels(act, alive, n, N, W, pick, flip, int(o[t - 1]), xval)
         if variant in ("r1", "naive"):
             out[act, a] = tree.push(act, a, x)
         elif variant == "literal":
-            if ot == 1:
+            if o[t - 1] == 1:
                 out[act, a] = tree.push(act, a, 1.0)
         else:
             out[act, a] += x
-        na = n[act]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            est = out[act] / na
-            rad = p.stat / np.sqrt(na) + p.priv / na
-        ucb = np.where(na > 0, est + rad, np.inf)
-        lcb = np.where(na > 0, est - rad, -np.inf)
-        best = np.max(np.where(al, lcb, -np.inf), axis=1)
-        E = al & (ucb < best[:, None])
+        E = _eliminated(act, alive, n, out, p.stat, p.priv)
         rows = np.flatnonzero(E.any(axis=1))
         if rows.size == 0:
             continue
@@ -130,8 +116,65 @@ def audit_codes(o_table, k: int, config: EBSConfig, copies: int, rng: np.random.
         done[cs] |= alive[cs].sum(axis=1) == 1
     if history == "full":
         return (elim_round * (T + 1) ** np.arange(k)).sum(axis=1)
+    big = np.iinfo(np.int64).max
     first = np.where(elim_round > 0, elim_round, big).min(axis=1)
     none = first == big
     mask = ((elim_round == first[:, None]) * (1 << np.arange(k))).sum(axis=1)
     code = 1 + (first - 1) * (2**k - 2) + (mask - 1)
     return np.where(none, 0, code)
+
+
+@njit(cache=True)
+def _duels(act, alive, n, N, W, pick, flip, o, xval):
+    """One round's duels of the active copies (in order): left arm a = the first survivor of least
+    count, right arm b = the survivor of rank floor(pick |S|) (at most |S| - 1), element
+    xval[o xor flip]; N, W and n are updated. Returns (a, element) per active copy."""
+    k = alive.shape[1]
+    a_out = np.empty(act.size, dtype=np.int64)
+    x_out = np.empty(act.size)
+    for i in range(act.size):
+        c = act[i]
+        a, m = -1, 0
+        for q in range(k):
+            if alive[c, q]:
+                m += 1
+                if a < 0 or n[c, q] < n[c, a]:
+                    a = q
+        rank = min(int(pick[i] * m), m - 1)
+        b = -1
+        for q in range(k):
+            if alive[c, q]:
+                rank -= 1
+                if rank < 0:
+                    b = q
+                    break
+        x = xval[o ^ int(flip[i])]
+        N[c, a, b] += 1
+        W[c, a, b] += x
+        n[c, a] += 1
+        a_out[i], x_out[i] = a, x
+    return a_out, x_out
+
+
+@njit(cache=True)
+def _eliminated(act, alive, n, out, stat, priv):
+    """E[i, q]: survivor q of active copy act[i] has UCB < the best LCB of its copy (R3), with
+    est = out / n +- (stat / sqrt(n) + priv / n) and +-inf bounds when n = 0 (R4)."""
+    k = alive.shape[1]
+    E = np.zeros((act.size, k), dtype=np.bool_)
+    ucb = np.empty(k)
+    for i in range(act.size):
+        c = act[i]
+        best = -math.inf
+        for q in range(k):
+            if n[c, q] > 0:
+                est = out[c, q] / n[c, q]
+                rad = stat / math.sqrt(n[c, q]) + priv / n[c, q]
+                ucb[q] = est + rad
+                if alive[c, q]:
+                    best = max(best, est - rad)
+            else:
+                ucb[q] = math.inf
+        for q in range(k):
+            E[i, q] = alive[c, q] and ucb[q] < best
+    return E
