@@ -5,7 +5,10 @@ elimination history, for the privacy audit A5 (:mod:`.audits`).
 
 The copies' counters are a :class:`~dpbandits.mechanisms.tree_counter.BatchedTreeCounter`
 (the binary-tree counter vectorised over copies: same law as ``BinaryTreeCounter``, its own
-draw order), and the harness draws from one generator, not from the engines' named streams.
+draw order), and the harness draws from one generator, not from the engines' named streams:
+per round the uniforms of every active copy's right arm (and randomized response), then the
+counters' Laplace draws. Each round's duels and elimination test are compiled loops over the
+copies (:func:`_duels`, :func:`_eliminated`).
 """
 
 from __future__ import annotations

@@ -21,9 +21,11 @@ same run (up to floating-point rounding of the noisy sums), which is what the te
 besides distributional tests. After commit nothing is random, so the cost is proportional to
 the commit time, not to T.
 
-The sums are formed as the numpy block engine that preceded this loop formed them (a cumulative
-sum from 0 within the block, added to the value at the block start; the block lengths are
-unchanged), so its results are reproduced to the bit.
+Floating-point sums (the arms' sums, W, the regrets at checkpoints) are formed in an order the
+blocks define: within a block a cumulative sum from 0, added to the value at the block start, as
+the earlier numpy form of this engine formed them, whose results this one reproduces to the bit.
+The block lengths (B0, doubled up to B_MAX, truncated at an elimination) are therefore part of
+the results' last bits: changing them changes the rounding, not the law.
 """
 
 from __future__ import annotations
