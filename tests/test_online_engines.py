@@ -7,12 +7,14 @@ check shows the same comparison detects a real difference (a different epsilon).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from scipy import stats as sps
 from scipy.special import betainccinv, betaincinv
 
-from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, lazy_dp_ts
+from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, lazy_dp_ts, ts_beta, ucb1
 from dpbandits.online.kl import bernoulli_kl, kl_ucb_index
 from dpbandits.online.registry import ALGORITHMS, STREAMS, simulate_cell
 from dpbandits.rng import derive_seed, stream_rngs
@@ -48,6 +50,44 @@ def test_fast_engine_matches_reference_in_distribution(name):
     reject, adjusted = holm(_pvalues(fast, ref), alpha=0.001)
     assert not reject.any(), f"{name}: fast and reference engines differ (Holm p={adjusted.min():.2g})"
     assert np.isclose(fast.regret[:, -1].mean(), ref.regret[:, -1].mean(), rtol=0.15, atol=3.0)
+
+
+def _numpy_nonprivate_runs(name, means, horizon, checkpoints, n_runs, reward_rng, policy_rng=None):
+    """The vectorised numpy loops of UCB1 and TS-Beta that the compiled loops replaced."""
+    gaps = means.max() - means
+    k, rows = means.size, np.arange(n_runs)
+    n, s = np.zeros((n_runs, k)), np.zeros((n_runs, k))  # UCB1: pulls, reward sums; TS: b - 1, a - 1
+    out, regret, c = np.empty((n_runs, checkpoints.size)), np.zeros(n_runs), 0
+    for t in range(1, horizon + 1):
+        if name == "ts_beta":
+            arm = np.argmax(policy_rng.beta(s + 1.0, n + 1.0), axis=1)
+            x = reward_rng.random(n_runs) < means[arm]
+            s[rows, arm] += x
+            n[rows, arm] += ~x
+        else:
+            arm = (np.full(n_runs, t - 1) if t <= k else
+                   np.argmax(s / n + np.sqrt(2.0 * math.log(t) / n), axis=1))
+            n[rows, arm] += 1
+            s[rows, arm] += reward_rng.random(n_runs) < means[arm]
+        regret += gaps[arm]
+        while c < checkpoints.size and checkpoints[c] == t:
+            out[:, c] = regret
+            c += 1
+    return out
+
+
+@pytest.mark.parametrize("name", ["ucb1", "ts_beta"])
+def test_nonprivate_compiled_loops_give_the_numpy_loops_draw_for_draw(name):
+    means, cps = np.array([0.5, 0.45, 0.45, 0.3]), np.array([1, 4, 5, 50, 777, 3000])
+    rngs = [np.random.default_rng(s) for s in (8, 9)]
+    want = _numpy_nonprivate_runs(name, means, 3000, cps, 7, *rngs)
+    rngs = [np.random.default_rng(s) for s in (8, 9)]
+    if name == "ts_beta":
+        got, pulls = ts_beta.simulate_fast_runs(means, 3000, cps, 7, *rngs)
+    else:
+        got, pulls = ucb1.simulate_fast_runs(means, 3000, cps, 7, rngs[0])
+    assert np.array_equal(got, want) and (pulls.sum(axis=1) == 3000).all()
+    assert rngs[0].random() == np.random.default_rng(8).random(7 * 3000 + 1)[-1]  # as many draws
 
 
 @pytest.mark.parametrize("thinning_below", [0.0, 1.0])
