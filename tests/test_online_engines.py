@@ -284,7 +284,8 @@ def _plain_kl_ucb_index(p, level):
 
 
 def test_kl_ucb_index_is_bit_identical_to_the_plain_bisection():
-    """Issue 17: the faster index (clamp of p hoisted, rows batched) changes no bit."""
+    """Issue 17: the faster index (clamp of p hoisted, rows batched, p = 1 skipped) changes no
+    bit."""
     rng = np.random.default_rng(17)
     edges = np.array([0.0, 1.0, 1e-13, 1e-12, 1 - 1e-12, 1 - 1e-13, 0.5])
     p = np.concatenate([edges, edges, rng.random(4000), rng.random(500) * 1e-9,
@@ -301,6 +302,8 @@ def test_kl_ucb_index_is_bit_identical_to_the_plain_bisection():
     alone = np.concatenate([kl_ucb_index(p[i:i + 3], level[i:i + 3]) for i in range(0, 300, 3)])
     assert alone.tobytes() == new[:300].tobytes()
     assert kl_ucb_index(p, 0.25).tobytes() == _plain_kl_ucb_index(p, 0.25).tobytes()
+    mostly_one = np.where(rng.random(p.size) < 0.9, 1.0, p)  # the audit's case: p = 1 skips the bisection
+    assert kl_ucb_index(mostly_one, level).tobytes() == _plain_kl_ucb_index(mostly_one, level).tobytes()
 
 
 @pytest.mark.parametrize("means,eps,horizon", [
