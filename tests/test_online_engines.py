@@ -107,6 +107,32 @@ def _frozen_state(mu_tilde):
     return state
 
 
+def test_lazy_dp_ts_chunk_loops_equal_the_numpy_expressions():
+    """The compiled Beta parameters and acceptance of a chunk give the numpy expressions' bits
+    (clip active on both sides, several completions in one chunk)."""
+    rng = np.random.default_rng(21)
+    for _ in range(20):
+        k = int(rng.integers(2, 6))
+        mu_tilde = rng.uniform(-1.5, 2.5, k)
+        O = 2.0 ** rng.integers(0, 12, k)
+        log_t = np.log(np.arange(10, 10 + int(rng.integers(1, 300)), dtype=float))
+        eps = float(rng.choice([0.01, 0.3, 1.0, 8.0]))
+        a, b = lazy_dp_ts._chunk_params(mu_tilde, O, log_t, eps)
+        a0, b0 = lazy_dp_ts._beta_params(mu_tilde, O, log_t[:, None], eps)
+        assert a.tobytes() == a0.tobytes() and b.tobytes() == b0.tobytes()
+        theta = rng.random((log_t.size, k))
+        theta[rng.random(theta.shape) < 0.1] = 0.5  # ties: the first argmax wins
+        need = rng.integers(1, 40, k)
+        choice, taken = np.empty(log_t.size, dtype=np.int64), np.zeros(k, dtype=np.int64)
+        n_acc = lazy_dp_ts._accepted(theta, need, choice, taken)
+        want = np.argmax(theta, axis=1)
+        counts = np.cumsum(want[:, None] == np.arange(k), axis=0)
+        hit = counts >= need
+        first = np.where(hit.any(axis=0), hit.argmax(axis=0), log_t.size)
+        assert np.array_equal(choice, want) and n_acc == min(first.min() + 1, log_t.size)
+        assert np.array_equal(taken, counts[n_acc - 1])
+
+
 @pytest.mark.parametrize("mu_tilde", [[0.68, 0.5, 0.55], [0.66, 0.5, 0.55]])
 def test_thinned_window_has_the_per_round_law(mu_tilde):
     """One window of rounds with a frozen state, played by thinning and round by round
