@@ -15,21 +15,63 @@ run r of a cell depends only on r, so a fraction's rows are the first runs of ev
 full table; the engines vectorised over runs (figure reference lines, full information, audit
 copies) share one stream among the runs, so there a fraction is just a smaller job.
 
-Measured on the 2-core development machine while a paper-scale Snakemake run used both cores
-(load 2-4), old (40e062a) and new back to back, ``--fraction 0.1`` (0.2 for the online figure
-blocks, i.e. 4 of 20 runs; P-MC-ADAP at 10^5 samples), seconds of CPU, best of 2; fingerprints
-identical:
+Measured on the 2-core development machine (about 3x slower than a laptop) while a paper-scale
+Snakemake run kept both cores busy (load 3-3.7), old = 40e062a (main before this branch) and
+new = this branch run back to back, one process per job and version, CPU seconds; run counts x
+0.1 (P-MC-ADAP: 10^5 copies per table), except the figure blocks, run in full (their old numpy
+loops cost the same per round whatever the run count). Fingerprints identical old vs new (at
+fraction 1 they are the main run's SHA-256 sidecars):
 
-    job                                  old cpu   new cpu   speed-up   fingerprint
-    quantile/gap_scaling                   14.0       2.9      4.8x     2f105e33afab8c65
-    quantile/fig4_logn                     12.2       2.4      5.1x     ...
-    (filled in below by the measurement of this commit)
+    job (fraction)                          old cpu   new cpu   speed-up   fingerprint
+    quantile/gap_scaling (0.1)                17.4       2.1      8.3x     2f105e33afab8c65
+    quantile/fig4_logn (0.1)                  16.2       3.4      4.8x     a262a4a23f7e8725
+    quantile/pac (0.1)                        13.6       2.9      4.7x     f8af9ac53eb8f5a0
+    quantile/fig4_gauss (0.1)                 16.0       3.0      5.3x     53c93dd724b223e3
+    quantile/zero_gap (0.1)                    6.7       2.2      3.0x     fb46ebd50ba8af8f
+    quantile/lower_bound (0.1)                 4.7       1.1      4.3x     5e45b59e08ad91f0
+    quantile/gauss_q (0.1)                     5.8       1.3      4.5x     b199323d70eff029
+    quantile/baseline_context (0.1)            3.8       2.8      1.4x     5b5fdf7ae4431e9a
+    quantile/disc_grid (0.1)                   2.3       0.9      2.6x     9ced882d4afd00aa
+    quantile/dp_pac (0.1, engine unchanged)    1.4       1.4      1.0x     f23a801d9d655065
+    online/bandit/minimax/lazy_dp_ts (0.1)    15.9      12.8      1.2x     b3d3ed40db015f1e
+    online/bandit/k_scaling/lazy_dp_ts (0.1)   3.8       3.0      1.3x     5ca3b69d5b2129e4
+    online/bandit/eps_high/lazy_dp_ts (0.1)    1.7       1.9      0.9x     27ec449fb79e5f64
+    online/bandit/eps_low/lazy_dp_ts (0.1)     2.3       2.3      1.0x     35b5fe9a93c1c36b
+    online/full_info/hard_grid (0.1, unchanged) 2.9      2.9      1.0x     fad06cbac062a406
+    online/check/P-MC-ADAP (0.1)               6.1       1.1      5.5x     63fb165e19096284
+    online/figures/setting1/ts_beta (1)       45.7       7.1      6.4x     7045ae8f7c684a49
+    online/figures/setting2/ts_beta (1)       57.5       6.7      8.6x     a8714a8734392270
+    online/figures/setting1/ucb1 (1)          19.3       1.1     17.5x     3a2dcb1749e93d70
+    online/figures/setting2/ucb1 (1)          26.2       1.2     21.8x     f7552c1c7f66604d
 
-Full paper scale, new code, wall seconds on the same busy machine (old: the main run's job
-times, two jobs at a time on 2 cores); every output byte-identical to the main run's (SHA-256 of
-the Parquet equal to its sidecar):
+The Lazy-DP-TS jobs are bound by numpy's Beta draws (chunks) and scipy's incomplete-Beta
+inverses (thinning), which must stay the same numbers; hard_grid by its Binomial and Laplace
+draws.
 
-    (filled in below)
+Full paper scale (fraction 1), new code, same machine and load (wall / CPU seconds); every
+fingerprint equals the main run's sidecar; "main run" is the job's wall time in the paper-scale
+run of 40e062a (two jobs at a time on the 2 cores):
+
+    job                                   new wall   new cpu   main run
+    quantile/gap_scaling                     24.5      20.6       195
+    quantile/fig4_logn                       33.4      27.8       176
+    quantile/pac                             39.3      26.5       163
+    quantile/fig4_gauss                      37.5      26.3       146
+    quantile/zero_gap                        19.6      15.6        97
+    quantile/lower_bound                      8.2       5.5        57
+    quantile/gauss_q                         11.9       8.0        56
+    quantile/baseline_context                33.4      22.4        46
+    quantile/disc_grid                        7.1       4.4        21
+    quantile/dp_pac (unchanged)              22.3      15.1        20
+    online/bandit/minimax/lazy_dp_ts        115.5     101.0       202
+    online/bandit/k_scaling/lazy_dp_ts       26.4      26.2        57
+    online/bandit/eps_high/lazy_dp_ts        19.5      19.4        25
+    online/bandit/eps_low/lazy_dp_ts         20.4      20.3        21
+    online/full_info/hard_grid (unchanged)   27.0      26.8        42
+    online/check/P-MC-ADAP                   12.8      12.7       123
+
+Old code at full scale right after, same load: quantile/gap_scaling 153.9 s wall / 152.4 s CPU
+(7.4x the new CPU), online/bandit/minimax/lazy_dp_ts 161.5 / 160.4 (1.6x); same fingerprints.
 """
 
 from __future__ import annotations
