@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_quantile.py
 
 Measures, on one core:
-1. SEQ: the Fenwick engine against the per-step reference on the same runs (identical records),
+1. SEQ: the window engine against the per-step reference on the same runs (identical records),
    per-pull cost, and the cost of one Figure 3 (upper) point at q = 0.55 (n ~ 4e4 per arm);
 2. DP-SEQ: the order-statistic engine against the reference (sorted fresh samples) on LOGN10,
    q = 0.85, eps = 0.05 (about 6e6 pulls per run), per run;
@@ -35,7 +35,7 @@ def main() -> None:
     t_fast, fast = timed(lambda: seq.simulate_seq(g, 0.05, 10**6, 5, derive_seed(1, "bench")))
     pulls = int(ref.total_pulls.sum())
     assert np.array_equal(ref.pulls, fast.pulls)
-    print(f"SEQ reference: {t_ref:.2f} s ({1e6 * t_ref / pulls:.2f} us/pull); Fenwick engine: {t_fast:.3f} s "
+    print(f"SEQ reference: {t_ref:.2f} s ({1e6 * t_ref / pulls:.2f} us/pull); window engine: {t_fast:.3f} s "
           f"({1e6 * t_fast / pulls:.3f} us/pull), speed-up {t_ref / t_fast:.0f}x, identical records")
     t, rec = timed(lambda: seq.simulate_seq(inst.gauss(1.0, [0.5], 0.55), 0.05, 10**7, 100, derive_seed(2, "fig3")))
     print(f"Fig. 3 upper, q = 0.55, 100 runs: {t:.1f} s (mean n = {rec.n_final.mean():.0f})")

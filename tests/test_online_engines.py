@@ -7,12 +7,14 @@ check shows the same comparison detects a real difference (a different epsilon).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from scipy import stats as sps
 from scipy.special import betainccinv, betaincinv
 
-from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, lazy_dp_ts
+from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, lazy_dp_ts, ts_beta, ucb1
 from dpbandits.online.kl import bernoulli_kl, kl_ucb_index
 from dpbandits.online.registry import ALGORITHMS, STREAMS, simulate_cell
 from dpbandits.rng import derive_seed, stream_rngs
@@ -50,6 +52,44 @@ def test_fast_engine_matches_reference_in_distribution(name):
     assert np.isclose(fast.regret[:, -1].mean(), ref.regret[:, -1].mean(), rtol=0.15, atol=3.0)
 
 
+def _numpy_nonprivate_runs(name, means, horizon, checkpoints, n_runs, reward_rng, policy_rng=None):
+    """The vectorised numpy loops of UCB1 and TS-Beta that the compiled loops replaced."""
+    gaps = means.max() - means
+    k, rows = means.size, np.arange(n_runs)
+    n, s = np.zeros((n_runs, k)), np.zeros((n_runs, k))  # UCB1: pulls, reward sums; TS: b - 1, a - 1
+    out, regret, c = np.empty((n_runs, checkpoints.size)), np.zeros(n_runs), 0
+    for t in range(1, horizon + 1):
+        if name == "ts_beta":
+            arm = np.argmax(policy_rng.beta(s + 1.0, n + 1.0), axis=1)
+            x = reward_rng.random(n_runs) < means[arm]
+            s[rows, arm] += x
+            n[rows, arm] += ~x
+        else:
+            arm = (np.full(n_runs, t - 1) if t <= k else
+                   np.argmax(s / n + np.sqrt(2.0 * math.log(t) / n), axis=1))
+            n[rows, arm] += 1
+            s[rows, arm] += reward_rng.random(n_runs) < means[arm]
+        regret += gaps[arm]
+        while c < checkpoints.size and checkpoints[c] == t:
+            out[:, c] = regret
+            c += 1
+    return out
+
+
+@pytest.mark.parametrize("name", ["ucb1", "ts_beta"])
+def test_nonprivate_compiled_loops_give_the_numpy_loops_draw_for_draw(name):
+    means, cps = np.array([0.5, 0.45, 0.45, 0.3]), np.array([1, 4, 5, 50, 777, 3000])
+    rngs = [np.random.default_rng(s) for s in (8, 9)]
+    want = _numpy_nonprivate_runs(name, means, 3000, cps, 7, *rngs)
+    rngs = [np.random.default_rng(s) for s in (8, 9)]
+    if name == "ts_beta":
+        got, pulls = ts_beta.simulate_fast_runs(means, 3000, cps, 7, *rngs)
+    else:
+        got, pulls = ucb1.simulate_fast_runs(means, 3000, cps, 7, rngs[0])
+    assert np.array_equal(got, want) and (pulls.sum(axis=1) == 3000).all()
+    assert rngs[0].random() == np.random.default_rng(8).random(7 * 3000 + 1)[-1]  # as many draws
+
+
 @pytest.mark.parametrize("thinning_below", [0.0, 1.0])
 def test_lazy_dp_ts_paths_match_reference(thinning_below):
     """Each of Lazy-DP-TS's two exact paths alone (chunks only; thinning whenever possible)."""
@@ -65,6 +105,32 @@ def _frozen_state(mu_tilde):
     state.N[:] = [0, 500, 1010]  # batch completions after 4096, 12 and 14 more pulls
     state.mu_tilde[:] = mu_tilde
     return state
+
+
+def test_lazy_dp_ts_chunk_loops_equal_the_numpy_expressions():
+    """The compiled Beta parameters and acceptance of a chunk give the numpy expressions' bits
+    (clip active on both sides, several completions in one chunk)."""
+    rng = np.random.default_rng(21)
+    for _ in range(20):
+        k = int(rng.integers(2, 6))
+        mu_tilde = rng.uniform(-1.5, 2.5, k)
+        O = 2.0 ** rng.integers(0, 12, k)
+        log_t = np.log(np.arange(10, 10 + int(rng.integers(1, 300)), dtype=float))
+        eps = float(rng.choice([0.01, 0.3, 1.0, 8.0]))
+        a, b = lazy_dp_ts._chunk_params(mu_tilde, O, log_t, eps)
+        a0, b0 = lazy_dp_ts._beta_params(mu_tilde, O, log_t[:, None], eps)
+        assert a.tobytes() == a0.tobytes() and b.tobytes() == b0.tobytes()
+        theta = rng.random((log_t.size, k))
+        theta[rng.random(theta.shape) < 0.1] = 0.5  # ties: the first argmax wins
+        need = rng.integers(1, 40, k)
+        choice, taken = np.empty(log_t.size, dtype=np.int64), np.zeros(k, dtype=np.int64)
+        n_acc = lazy_dp_ts._accepted(theta, need, choice, taken)
+        want = np.argmax(theta, axis=1)
+        counts = np.cumsum(want[:, None] == np.arange(k), axis=0)
+        hit = counts >= need
+        first = np.where(hit.any(axis=0), hit.argmax(axis=0), log_t.size)
+        assert np.array_equal(choice, want) and n_acc == min(first.min() + 1, log_t.size)
+        assert np.array_equal(taken, counts[n_acc - 1])
 
 
 @pytest.mark.parametrize("mu_tilde", [[0.68, 0.5, 0.55], [0.66, 0.5, 0.55]])
@@ -244,7 +310,8 @@ def _plain_kl_ucb_index(p, level):
 
 
 def test_kl_ucb_index_is_bit_identical_to_the_plain_bisection():
-    """Issue 17: the faster index (clamp of p hoisted, rows batched) changes no bit."""
+    """Issue 17: the faster index (clamp of p hoisted, rows batched, p = 1 skipped) changes no
+    bit."""
     rng = np.random.default_rng(17)
     edges = np.array([0.0, 1.0, 1e-13, 1e-12, 1 - 1e-12, 1 - 1e-13, 0.5])
     p = np.concatenate([edges, edges, rng.random(4000), rng.random(500) * 1e-9,
@@ -261,6 +328,8 @@ def test_kl_ucb_index_is_bit_identical_to_the_plain_bisection():
     alone = np.concatenate([kl_ucb_index(p[i:i + 3], level[i:i + 3]) for i in range(0, 300, 3)])
     assert alone.tobytes() == new[:300].tobytes()
     assert kl_ucb_index(p, 0.25).tobytes() == _plain_kl_ucb_index(p, 0.25).tobytes()
+    mostly_one = np.where(rng.random(p.size) < 0.9, 1.0, p)  # the audit's case: p = 1 skips the bisection
+    assert kl_ucb_index(mostly_one, level).tobytes() == _plain_kl_ucb_index(mostly_one, level).tobytes()
 
 
 @pytest.mark.parametrize("means,eps,horizon", [

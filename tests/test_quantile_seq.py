@@ -1,6 +1,7 @@
-"""SEQ (Algorithm 1): constants, the fast Fenwick engine against the per-step reference
+"""SEQ (Algorithm 1): constants, the fast window engine against the per-step reference
 (identical records on the same streams; equal laws on independent streams, with a power check),
-caps and censoring, common random numbers across monotone transforms."""
+its order-statistic windows against sorting, caps and censoring, common random numbers across
+monotone transforms. (The baselines' Fenwick order statistics are tested here too.)"""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from dpbandits.quantile import baseline_engine, seq
 from dpbandits.quantile import instances as inst
-from dpbandits.quantile import seq
 from dpbandits.quantile.streams import run_streams
 from dpbandits.rng import derive_seed
 from dpbandits.stats import holm
@@ -47,7 +48,7 @@ def test_fenwick_order_statistics_against_np_sort():
             i += i & (-i)
         srt = np.sort(x[:n])
         for kth in {1, n, (n + 1) // 2, max(1, n // 3)}:
-            assert x[order[seq._kth(tree, top, kth)]] == srt[kth - 1]
+            assert x[order[baseline_engine._kth(tree, top, kth)]] == srt[kth - 1]
 
 
 @pytest.mark.parametrize("instance", INSTANCES, ids=lambda i: i.name)
@@ -60,11 +61,39 @@ def test_fast_engine_reproduces_the_reference_run_for_run(instance):
     assert np.all(ref.k_hat == instance.best)
 
 
-def test_block_size_does_not_change_results():
+@pytest.mark.parametrize("kind", ["ties", "continuous"])
+def test_window_rebuild_against_sorting(kind):
+    """A rebuilt window points at X_(r) and counts every sample up to its top value."""
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 5, 40, 1000):
+        x = rng.integers(0, 4, size=n).astype(float) if kind == "ties" else rng.standard_normal(n)
+        srt = np.sort(x)
+        wv, wc = np.empty((1, 64)), np.empty((1, 64), dtype=np.int64)
+        st = np.zeros((1, 4), dtype=np.int64)
+        for r in sorted({1, n, (n + 1) // 2, max(1, n // 3)}):
+            seq._window_rebuild(x[None, :], 0, n, r, wv, wc, st, 0)
+            d, p, cum = st[0, :3]
+            assert np.all(np.diff(wv[0, :d]) > 0) and wv[0, p] == srt[r - 1]
+            assert cum == np.sum(x < wv[0, p]) and cum < r <= cum + wc[0, p]
+            assert np.array_equal(wc[0, :d], [np.sum(x == v) for v in wv[0, :d]])
+
+
+@pytest.mark.parametrize("instance", [*INSTANCES, inst.zero_gap(0.0)], ids=lambda i: i.name)
+def test_small_windows_reproduce_the_reference(instance):
+    """Windows of 64 values are dropped and rebuilt all the time: still the reference's records."""
+    seed = derive_seed(9, "windows", instance.name)
+    cap = 3000 if instance.gaps()[1] == 0 else 10**6
+    ref = seq.run_reference(instance, 0.1, cap, 3, seed)
+    fast = seq.simulate_seq(instance, 0.1, cap, 3, seed, window_cap=64)
+    for field in ("k_hat", "terminated", "n_final", "pulls", "elim_n", "guard"):
+        assert np.array_equal(getattr(ref, field), getattr(fast, field)), field
+
+
+def test_chunk_size_does_not_change_results():
     instance = inst.disc(0.4, 0.05)
     seed = derive_seed(4, "block")
-    a = seq.simulate_seq(instance, 0.05, 10**6, 5, seed, block=64)
-    b = seq.simulate_seq(instance, 0.05, 10**6, 5, seed, block=100_000)
+    a = seq.simulate_seq(instance, 0.05, 10**6, 5, seed, chunk=7)
+    b = seq.simulate_seq(instance, 0.05, 10**6, 5, seed, chunk=100_000)
     assert np.array_equal(a.pulls, b.pulls) and np.array_equal(a.n_final, b.n_final)
 
 

@@ -36,9 +36,21 @@ def kl_ucb_index(p, level, iterations: int = 40):
 
     ``iterations`` halvings of [p, 1] starting at lo = p, hi = 1 with mid = (lo + hi) / 2; the
     divergence at mid is :func:`bernoulli_kl` (p and mid clamped to [1e-12, 1 - 1e-12]), with
-    the clamp of p and 1 - p computed once instead of at every step (same values)."""
+    the clamp of p and 1 - p computed once instead of at every step (same values). Entries with
+    p = 1 skip the bisection: on [1, 1] every mid is 1, so lo stays 1 whatever the test says
+    (the black-box audit of AdaP-KLUCB at T = 8 has p = 1 in about 99% of its entries)."""
     p = np.asarray(p, dtype=float)
     level = np.broadcast_to(np.asarray(level, dtype=float), p.shape)
+    top = p == 1.0
+    if p.ndim == 0 or not top.any():
+        return _bisection(p, level, iterations)
+    out = p.copy()
+    rest = ~top
+    out[rest] = _bisection(p[rest], level[rest], iterations)
+    return out
+
+
+def _bisection(p, level, iterations: int):
     p_c = _clamp(p)
     one_minus_p = 1 - p_c
     lo = p.copy()

@@ -12,7 +12,8 @@ Fast engine (:func:`simulate_fast`), exact, with two paths; the state is frozen 
 completions, so given it the rounds are independent draws with a slowly moving ln t.
 * Chunks (early, while challengers often win): a chunk of rounds' Beta draws is made at once
   (each round with its own ln t) and accepted up to the first batch completion; later draws are
-  discarded. Cost linear in the chunk.
+  discarded. Cost linear in the chunk (the Beta draws; parameters and acceptance are compiled
+  loops).
 * Thinning (once the leader rarely loses): over a window [t0, t1] every Beta draw is a monotone
   function of its round's uniform and of t, so one event B with constant probability p_B
   contains every round at which the leader can lose (:class:`_Envelope`). Rounds outside B are
@@ -25,9 +26,11 @@ Rewards of the accepted pulls are drawn as one Binomial per arm.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
+from numba import njit
 from scipy.special import betaincc, betainccinv, betaincinv
 
 from dpbandits.online.lazy_batches import DoublingBatchMeans
@@ -78,6 +81,16 @@ def _beta_params(mu_tilde, O, log_t, epsilon):
     return mu_bar * O + 1.0, (1.0 - mu_bar) * O + 1.0
 
 
+@functools.cache
+def _levels(n_grid: int) -> tuple[np.ndarray, np.ndarray]:
+    """The envelope's candidate levels (geometric on [1e-14, 0.5]) and log(1 - level), computed
+    once per grid size (read-only)."""
+    levels = np.geomspace(1e-14, 0.5, n_grid)
+    log_keep = np.log1p(-levels)
+    levels.flags.writeable = log_keep.flags.writeable = False
+    return levels, log_keep
+
+
 class _Envelope:
     """A round-independent event B that contains every round at which the leader can lose.
 
@@ -95,12 +108,12 @@ class _Envelope:
         self.leader = int(np.argmax(a0 / (a0 + b0)))
         L = self.leader
         # Candidate thresholds: lower quantiles of the leader's posterior at t0.
-        levels = np.geomspace(1e-14, 0.5, n_grid)
+        levels, log_keep = _levels(n_grid)
         c = betaincinv(a0[L], b0[L], levels)
         others = np.delete(np.arange(O.size), L)
         upper = betaincc(a1[others, None], b1[others, None], c[None, :])  # P_{t1}(theta_j > c)
         with np.errstate(divide="ignore"):  # an upper tail of 1 makes B certain: log 0
-            log_ok = np.log1p(-levels) + np.log1p(-upper).sum(axis=0)
+            log_ok = log_keep + np.log1p(-upper).sum(axis=0)
         best = int(np.argmax(log_ok))
         self.threshold = float(c[best])
         self.p = float(-np.expm1(log_ok[best]))  # P(B)
@@ -194,19 +207,52 @@ def _thinned_window(run: StretchRun, state: DoublingBatchMeans, env: _Envelope, 
     return t0 + end + 1
 
 
+@njit(cache=True)
+def _chunk_params(mu_tilde, O, log_t, epsilon):
+    """:func:`_beta_params` for the chunk's rounds (ln t = ``log_t[i]``) as (rounds, K) arrays,
+    with the same float operations in the same order as numpy's broadcast expression."""
+    a = np.empty((log_t.shape[0], O.shape[0]))
+    b = np.empty_like(a)
+    for i in range(log_t.shape[0]):
+        t3 = 3.0 * log_t[i]
+        for j in range(O.shape[0]):
+            mu_bar = mu_tilde[j] + t3 / (epsilon * O[j])
+            mu_bar = mu_bar if mu_bar > 0.0 else 0.0  # np.clip(mu_bar, 0, 1), as numpy computes it
+            mu_bar = mu_bar if mu_bar < 1.0 else 1.0
+            a[i, j] = mu_bar * O[j] + 1.0
+            b[i, j] = (1.0 - mu_bar) * O[j] + 1.0
+    return a, b
+
+
+@njit(cache=True)
+def _accepted(theta, need, choice, taken):
+    """``choice[i]`` = first argmax of round i's draws; ``taken`` counts the choices up to the
+    first batch completion (an arm reaching ``need``). Returns the number of rounds accepted."""
+    n_acc, counting = theta.shape[0], True
+    for i in range(theta.shape[0]):
+        best = 0
+        for j in range(1, theta.shape[1]):
+            if theta[i, j] > theta[i, best]:
+                best = j
+        choice[i] = best
+        if counting:
+            taken[best] += 1
+            if taken[best] >= need[best]:
+                n_acc, counting = i + 1, False
+    return n_acc
+
+
 def _chunk(run: StretchRun, state: DoublingBatchMeans, t: int, horizon: int, epsilon: float,
            policy_rng: np.random.Generator, max_chunk: int) -> int:
-    """Draw a chunk of rounds at once and accept them up to the first batch completion."""
+    """Draw a chunk of rounds at once and accept them up to the first batch completion (the
+    Beta parameters and the acceptance in compiled loops, the draws by numpy in one call)."""
     k = state.O.size
     chunk = int(min(horizon - t + 1, max(64, min(max_chunk, t // 16))))
-    a, b = _beta_params(state.mu_tilde, state.O.astype(float),
-                        np.log(np.arange(t, t + chunk, dtype=float))[:, None], epsilon)
-    choice = np.argmax(policy_rng.beta(a, b), axis=1)
-    counts = np.cumsum(choice[:, None] == np.arange(k), axis=0)
-    hit = counts >= 2 * state.O - state.N  # rounds at which an arm's batch is complete
-    first = np.where(hit.any(axis=0), hit.argmax(axis=0), chunk)
-    n_acc = int(min(first.min() + 1, chunk))
-    taken = counts[n_acc - 1]
+    a, b = _chunk_params(state.mu_tilde, state.O.astype(float), np.log(np.arange(t, t + chunk, dtype=float)),
+                         epsilon)
+    choice = np.empty(chunk, dtype=np.int64)
+    taken = np.zeros(k, dtype=np.int64)
+    n_acc = _accepted(policy_rng.beta(a, b), 2 * state.O - state.N, choice, taken)
     for arm in np.flatnonzero(taken):
         state.add(int(arm), int(taken[arm]),
                   float(run.reward_rng.binomial(int(taken[arm]), run.means[arm])))

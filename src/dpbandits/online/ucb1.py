@@ -3,8 +3,11 @@ paper's figures (online spec section 4, "Non-private baselines", labelled as an 
 
 Index: empirical mean + sqrt(2 ln t / n_j); each arm is pulled once first.
 
-Fast engine: vectorised over runs, one round at a time (the index changes after every pull, so
-there is no lazy structure to exploit).
+Fast engine: all runs, one round at a time (the index changes after every pull, so there is no
+lazy structure to exploit), in one compiled loop that draws the rewards from the numpy Generator
+itself (numba's Generator methods run numpy's algorithms on the same bit generator) and computes
+the index with the same float operations in the same order as the vectorised numpy loop it
+replaces.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 __all__ = ["UCB1", "simulate_fast_runs"]
 
@@ -34,28 +38,47 @@ class UCB1:
         self.s[arm] += reward
 
 
+@njit(cache=True)
+def _rounds(means, gaps, horizon, checkpoints, reward_rng, n, s, out):
+    """Rounds 1..horizon of every run (rows of ``n``, ``s``, ``out``): arm t - 1 at round
+    t <= K, then the first argmax of s / n + sqrt(2 ln t / n); one uniform per run for the
+    rewards, in run order."""
+    n_runs, k = n.shape
+    arm = np.empty(n_runs, dtype=np.int64)
+    regret = np.zeros(n_runs)
+    c = 0
+    for t in range(1, horizon + 1):
+        if t <= k:
+            arm[:] = t - 1
+        else:
+            two_log_t = 2.0 * math.log(t)
+            for r in range(n_runs):
+                best, top = 0, -np.inf
+                for j in range(k):
+                    index = s[r, j] / n[r, j] + np.sqrt(two_log_t / n[r, j])
+                    if index > top:
+                        best, top = j, index
+                arm[r] = best
+        for r in range(n_runs):
+            j = arm[r]
+            n[r, j] += 1
+            if reward_rng.random() < means[j]:
+                s[r, j] += 1.0
+            regret[r] += gaps[j]
+        while c < checkpoints.size and checkpoints[c] == t:
+            out[:, c] = regret
+            c += 1
+
+
 def simulate_fast_runs(means, horizon: int, checkpoints, n_runs: int,
                        reward_rng: np.random.Generator):
     """All runs at once. Returns (regret[runs, checkpoints], pulls[runs, K])."""
     means = np.asarray(means, dtype=float)
     gaps = means.max() - means
     k = means.size
-    rows = np.arange(n_runs)
     n = np.zeros((n_runs, k))
     s = np.zeros((n_runs, k))
-    checkpoints = np.asarray(checkpoints)
+    checkpoints = np.asarray(checkpoints, dtype=np.int64)
     out = np.empty((n_runs, checkpoints.size))
-    regret = np.zeros(n_runs)
-    c = 0
-    for t in range(1, horizon + 1):
-        if t <= k:
-            arm = np.full(n_runs, t - 1)
-        else:
-            arm = np.argmax(s / n + np.sqrt(2.0 * math.log(t) / n), axis=1)
-        n[rows, arm] += 1
-        s[rows, arm] += reward_rng.random(n_runs) < means[arm]
-        regret += gaps[arm]
-        while c < checkpoints.size and checkpoints[c] == t:
-            out[:, c] = regret
-            c += 1
+    _rounds(means, gaps, int(horizon), checkpoints, reward_rng, n, s, out)
     return out, n.astype(np.int64)

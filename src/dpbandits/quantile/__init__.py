@@ -14,7 +14,7 @@ Modules:
 
 * :mod:`.instances`, :mod:`.gap`  the arms (left quantile functions), the instance generators of
   spec 2.6 and the gap of Definition 2 (closed forms and bisection);
-* :mod:`.seq`       Algorithm 1, SEQ (per-step reference and a compiled Fenwick-tree engine);
+* :mod:`.seq`       Algorithm 1, SEQ (per-step reference and a compiled order-statistic engine);
 * :mod:`.epoch_seq` the non-private epoch variant;  :mod:`.dp_seq`  Algorithm 2, DP-SEQ, with its
   exact per-epoch privacy loss; :mod:`.sources`, :mod:`.streams`  order statistics and streams;
 * :mod:`.qpac`, :mod:`.qlucb`, :mod:`.max_q`  baselines of the specification (not in the paper);

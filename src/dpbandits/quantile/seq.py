@@ -27,10 +27,15 @@ Two engines produce identical records from the same reward streams:
 
 * :class:`SEQReference`: the per-step algorithm (``select() -> arm``, ``update(arm, reward)``),
   order statistics from sorted lists; run by :func:`run_reference`;
-* :func:`simulate_seq`: the fast engine. Arm k's samples are drawn in blocks from its own stream
-  (the n-th sample is the n-th draw whatever the block size), ranked once per block, and a
-  compiled loop tracks the two order statistics with a Fenwick tree over the ranks: O(log N) per
-  pull, not quadratic in n. Unfinished runs double the block and replay.
+* :func:`simulate_seq`: the fast engine. Arm k's samples are drawn in chunks of rounds from its
+  own stream (the n-th sample is the n-th draw whatever the chunk size; a run goes on from chunk
+  to chunk and draws about the samples it reads), and a compiled loop reads each order
+  statistic from a *window*: the distinct sample values around its rank (about 2 sqrt(n) of
+  them, with multiplicities) and the count of samples below, so that a new sample costs a
+  comparison or two and a round's ranks move a pointer by a step or two. A window is rebuilt
+  from all the samples (quickselect, O(n)) only when its rank leaves it or it grows too wide,
+  a few times per doubling of n. No sorting, no Fenwick tree; the order statistics, hence the
+  records, are exactly those of sorting the samples.
 """
 
 from __future__ import annotations
@@ -217,53 +222,196 @@ def _records(rows: list[dict]) -> SeqRecords:
 # Fast engine
 
 
-@njit(cache=True)
-def _kth(tree, top, k):
-    """0-based position of the k-th smallest (1-based k) element in a Fenwick tree of counts."""
-    pos = 0
-    step = top
-    n = tree.shape[0] - 1
-    while step > 0:
-        nxt = pos + step
-        if nxt <= n and tree[nxt] < k:
-            pos = nxt
-            k -= tree[nxt]
-        step >>= 1
-    return pos
+INITIAL_CHUNK = 1024  # rounds of the first chunk of a run; chunks double up to MAX_CHUNK
+MAX_CHUNK = 1 << 16
+WINDOW_CAP = 1 << 14  # distinct values a window can hold (it is rebuilt when full)
 
 
 @njit(cache=True)
-def _seq_kernel(rank, sorted_vals, lcb, ucb, n_star, n_stop, elim_n):
-    """Rounds 1..n_stop of SEQ on pre-ranked samples. Returns (rounds done, guard count)."""
-    k_arms, n_block = rank.shape
-    tree = np.zeros((k_arms, n_block + 1), dtype=np.int32)
-    top = 1
-    while top * 2 <= n_block:
-        top *= 2
-    active = np.ones(k_arms, dtype=np.bool_)
-    n_active = k_arms
+def _select(a, left, right, k):
+    """Quickselect (Hoare partition): reorder a[left:right + 1] so that a[k] is its
+    (k - left + 1)-th smallest, with no larger element before k and no smaller one after."""
+    while right > left:
+        pivot = a[(left + right) >> 1]
+        i, j = left, right
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                a[i], a[j] = a[j], a[i]
+                i += 1
+                j -= 1
+        if k <= j:
+            right = j
+        elif k >= i:
+            left = i
+        else:  # j < k < i: a[k] equals the pivot
+            right = left
+
+
+@njit(cache=True)
+def _sift_down(a, root, end):
+    """Restore the max-heap a[:end] below ``root``."""
+    x = a[root]
+    child = 2 * root + 1
+    while child < end:
+        if child + 1 < end and a[child + 1] > a[child]:
+            child += 1
+        if a[child] > x:
+            a[root] = a[child]
+            root = child
+            child = 2 * root + 1
+        else:
+            child = end
+    a[root] = x
+
+
+@njit(cache=True)
+def _heapsort(a):
+    """Sort ``a`` in place (O(m log m), no recursion)."""
+    m = a.shape[0]
+    for root in range(m // 2 - 1, -1, -1):
+        _sift_down(a, root, m)
+    for end in range(m - 1, 0, -1):
+        a[0], a[end] = a[end], a[0]
+        _sift_down(a, 0, end)
+
+
+@njit(cache=True)
+def _window_rebuild(samples, k, n, r, wv, wc, st, w):
+    """Centre window ``w`` on rank ``r`` of ``samples[k, :n]`` (all of arm k's samples so far):
+    the distinct values of ranks r - h .. r + h, h ~ sqrt(n), with their multiplicities
+    (every tie of the two end values included), found by quickselect in O(n).
+
+    A window is ``wv[w, :d]`` (distinct values, increasing), ``wc[w, :d]`` (multiplicities) and
+    ``st[w]`` = (d, pointer p, cum, most distinct values), cum the number of samples below
+    ``wv[w, p]``, kept so that cum < r <= cum + wc[w, p], i.e. X_(r) = wv[w, p]. It may grow to
+    four times its width before it is dropped (an insert costs O(d))."""
+    h = min(max(16, int(np.sqrt(n))), (wv.shape[1] - 2) // 8)
+    lo = max(1, r - h) - 1  # 0-based ranks of the window's ends
+    hi = min(n, r + h) - 1
+    part = samples[k, :n].copy()
+    _select(part, 0, n - 1, lo)
+    _select(part, lo, n - 1, hi)
+    lo_v, hi_v = part[lo], part[hi]
+    extra_lo = 0
+    for i in range(lo):
+        if part[i] == lo_v:
+            extra_lo += 1
+    extra_hi = 0
+    for i in range(hi + 1, n):
+        if part[i] == hi_v:
+            extra_hi += 1
+    mid = part[lo: hi + 1]
+    _heapsort(mid)
+    d = 0
+    for x in mid:
+        if d > 0 and wv[w, d - 1] == x:
+            wc[w, d - 1] += 1
+        else:
+            wv[w, d] = x
+            wc[w, d] = 1
+            d += 1
+    wc[w, 0] += extra_lo
+    wc[w, d - 1] += extra_hi
+    cum = lo - extra_lo
+    p = 0
+    while cum + wc[w, p] < r:
+        cum += wc[w, p]
+        p += 1
+    st[w, 0], st[w, 1], st[w, 2], st[w, 3] = d, p, cum, min(wv.shape[1], 4 * (hi - lo + 1))
+
+
+@njit(cache=True)
+def _window_insert_new(x, i, wv, wc, st, w):
+    """Insert the new distinct value ``x`` at index i of window ``w`` (O(d) shift), or drop the
+    window when it is full (``st[w, 3]`` values; ``st[w, 0] = 0``: rebuilt at the next query)."""
+    d, p = st[w, 0], st[w, 1]
+    if d == st[w, 3]:
+        st[w, 0] = 0
+    else:
+        for j in range(d, i, -1):
+            wv[w, j] = wv[w, j - 1]
+            wc[w, j] = wc[w, j - 1]
+        wv[w, i] = x
+        wc[w, i] = 1
+        st[w, 0] = d + 1
+        if i <= p:  # x lies below the pointed value
+            st[w, 1] = p + 1
+            st[w, 2] += 1
+
+
+@njit(cache=True)
+def _seq_rounds(samples, n, n_stop, lcb, ucb, n_star, active, elim_n, wv, wc, st):
+    """Rounds n + 1 .. n_stop of SEQ (stopping early when one arm is left); ``samples[k, i]``
+    is arm k's sample of round i + 1. Arm k reads its order statistics of LCB and UCB rank from
+    windows 2k and 2k + 1 (:func:`_window_rebuild`), which carry the state from one call to
+    the next. Returns (rounds done, guard count).
+
+    The common window operations are written out here rather than in helper functions: numba
+    re-counts the references of every array passed to a helper, which costs more than the
+    operations themselves; only the rare ones (:func:`_window_insert_new`, a rebuild) are
+    calls."""
+    k_arms = samples.shape[0]
     lo_val = np.empty(k_arms)
     hi_val = np.empty(k_arms)
+    n_active = 0
+    for k in range(k_arms):
+        if active[k]:
+            n_active += 1
     guard = 0
-    n = 0
     while n < n_stop:
         n += 1
         for k in range(k_arms):
             if active[k]:
-                i = rank[k, n - 1] + 1
-                while i <= n_block:
-                    tree[k, i] += 1
-                    i += i & (-i)
+                x = samples[k, n - 1]
+                for w in range(2 * k, 2 * k + 2):  # count x in the arm's two windows
+                    d = st[w, 0]
+                    if d > 0 and x <= wv[w, d - 1]:  # else above the window (or no window)
+                        if x < wv[w, 0]:
+                            st[w, 2] += 1
+                        else:
+                            lo, hi = 0, d - 1  # first i with wv[w, i] >= x
+                            while lo < hi:
+                                mid = (lo + hi) >> 1
+                                if wv[w, mid] < x:
+                                    lo = mid + 1
+                                else:
+                                    hi = mid
+                            if wv[w, lo] == x:
+                                wc[w, lo] += 1
+                                if lo < st[w, 1]:
+                                    st[w, 2] += 1
+                            else:
+                                _window_insert_new(x, lo, wv, wc, st, w)
         if n <= n_star:
             continue
-        a = lcb[n]
-        b = ucb[n]
         best, second = -np.inf, -np.inf
         arg_best = -1
         for k in range(k_arms):
             if active[k]:
-                lo_val[k] = sorted_vals[k, _kth(tree[k], top, a)]
-                hi_val[k] = sorted_vals[k, _kth(tree[k], top, b)]
+                for w in range(2 * k, 2 * k + 2):  # X_(r) from window w: walk its pointer to r
+                    r = lcb[n] if w == 2 * k else ucb[n]
+                    d, p, cum = st[w, 0], st[w, 1], st[w, 2]
+                    inside = False
+                    if d > 0:
+                        while p < d - 1 and cum + wc[w, p] < r:
+                            cum += wc[w, p]
+                            p += 1
+                        while p > 0 and r <= cum:
+                            p -= 1
+                            cum -= wc[w, p]
+                        inside = cum < r <= cum + wc[w, p]
+                    if inside:
+                        st[w, 1], st[w, 2] = p, cum
+                    else:
+                        _window_rebuild(samples, k, n, r, wv, wc, st, w)
+                    if w == 2 * k:
+                        lo_val[k] = wv[w, st[w, 1]]
+                    else:
+                        hi_val[k] = wv[w, st[w, 1]]
                 if lo_val[k] > best:
                     second = best
                     best = lo_val[k]
@@ -293,44 +441,65 @@ def _seq_kernel(rank, sorted_vals, lcb, ucb, n_star, n_stop, elim_n):
     return n, guard
 
 
-def _one_run(instance: QuantileInstance, delta: float, cap: int, streams, block: int):
+class _RankTable:
+    """n_* and the LCB / UCB ranks of :func:`seq_ranks` shared by the runs of one cell, the
+    ranks extended on demand (by doubling, up to the cap) and always computed from n = 0 as
+    :func:`seq_ranks` does."""
+
+    def __init__(self, k: int, delta: float, q: float, cap: int):
+        self.k, self.delta, self.q, self.cap = k, delta, q, cap
+        self.n_star = n_star(k, delta, q)
+        self.n_max = 0
+        self.lcb = self.ucb = np.zeros(1, dtype=np.int64)
+
+    def upto(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        if n > self.n_max:
+            self.n_max = min(self.cap, max(n, 2 * self.n_max))
+            self.lcb, self.ucb = seq_ranks(self.n_max, self.k, self.delta, self.q)
+        return self.lcb, self.ucb
+
+
+def _one_run(instance: QuantileInstance, cap: int, streams, ranks: _RankTable, chunk: int, window_cap: int):
+    """One run, in chunks of rounds: each active arm's next draws (the n-th sample is the n-th
+    draw of its stream, whatever the chunk), then the compiled rounds on them."""
     k = instance.k
-    ns = n_star(k, delta, instance.q)
-    uniforms = [np.empty(0) for _ in range(k)]
-    size = min(cap, max(block, ns + 2))
+    active = np.ones(k, dtype=np.bool_)
+    elim_n = np.full(k, -1, dtype=np.int64)
+    samples = np.empty((k, min(cap, chunk)))
+    wv = np.empty((2 * k, window_cap))
+    wc = np.empty((2 * k, window_cap), dtype=np.int64)
+    st = np.zeros((2 * k, 4), dtype=np.int64)  # no window yet: built at the first query
+    n = guard = 0
     while True:
-        for arm in range(k):  # extend each arm's stream to `size` draws (same draws, any block)
-            extra = size - uniforms[arm].size
-            uniforms[arm] = np.concatenate([uniforms[arm], streams[arm].random(extra)])
-        values = np.vstack([instance.sample(arm, uniforms[arm]) for arm in range(k)])
-        order = np.argsort(values, axis=1, kind="stable")
-        rank = np.empty_like(order)
-        np.put_along_axis(rank, order, np.arange(size)[None, :].repeat(k, axis=0), axis=1)
-        sorted_vals = np.take_along_axis(values, order, axis=1)
-        lcb, ucb = seq_ranks(size, k, delta, instance.q)
-        elim_n = np.full(k, -1, dtype=np.int64)
-        n, guard = _seq_kernel(rank, sorted_vals, lcb, ucb, ns, size, elim_n)
-        alive = np.flatnonzero(elim_n < 0)
-        if alive.size == 1 or size >= cap:
-            terminated = alive.size == 1
+        stop = min(cap, n + chunk)
+        if stop > samples.shape[1]:
+            grown = np.empty((k, min(cap, max(stop, 2 * samples.shape[1]))))
+            grown[:, :n] = samples[:, :n]
+            samples = grown
+        for arm in np.flatnonzero(active):
+            samples[arm, n:stop] = instance.sample(arm, streams[arm].random(stop - n))
+        lcb, ucb = ranks.upto(stop)
+        n, g = _seq_rounds(samples, n, stop, lcb, ucb, ranks.n_star, active, elim_n, wv, wc, st)
+        guard += g
+        if active.sum() == 1 or n >= cap:
+            terminated = bool(active.sum() == 1)
             pulls = np.where(elim_n < 0, n, elim_n)
-            return {"k_hat": int(alive[0]) if terminated else -1, "terminated": terminated,
-                    "n_final": int(n), "pulls": pulls.tolist(), "elim_n": elim_n.tolist(),
-                    "guard": int(guard)}
-        size = min(cap, 2 * size)
+            return {"k_hat": int(np.flatnonzero(active)[0]) if terminated else -1, "terminated": terminated,
+                    "n_final": int(n), "pulls": pulls.tolist(), "elim_n": elim_n.tolist(), "guard": int(guard)}
+        chunk = min(2 * chunk, MAX_CHUNK)
 
 
 def simulate_seq(instance: QuantileInstance, delta: float, cap: int, runs: int,
-                 seed: np.random.SeedSequence, block: int | None = None) -> SeqRecords:
+                 seed: np.random.SeedSequence, chunk: int = INITIAL_CHUNK,
+                 window_cap: int = WINDOW_CAP) -> SeqRecords:
     """SEQ on ``runs`` independent runs (run r uses :func:`run_streams` (seed, r)); identical
-    records to :func:`run_reference` on the same streams. ``block`` (initial per-arm block size)
-    only affects speed; by default twice the explicit Theorem 4 bound of the smallest gap."""
-    if cap <= n_star(instance.k, delta, instance.q):
+    records to :func:`run_reference` on the same streams. ``chunk`` (rounds of a run's first
+    chunk; later chunks double up to ``MAX_CHUNK``) and ``window_cap`` (distinct values a
+    window holds, >= 16) only affect speed."""
+    ranks = _RankTable(instance.k, delta, instance.q, cap)
+    if cap <= ranks.n_star:
         raise ValueError("cap must exceed n_*")
-    if block is None:
-        gaps = instance.gaps()
-        positive = gaps[gaps > 0]
-        ub = explicit_bound(float(positive.min()), instance.k, delta, instance.q) if positive.size else cap
-        block = int(min(cap, max(1024, ub)))
-    rows = [_one_run(instance, delta, cap, run_streams(seed, r, instance.k), block) for r in range(runs)]
+    if chunk < 1 or window_cap < 16:
+        raise ValueError(f"need chunk >= 1 and window_cap >= 16, got {chunk} and {window_cap}")
+    rows = [_one_run(instance, cap, run_streams(seed, r, instance.k), ranks, chunk, window_cap) for r in range(runs)]
     return _records(rows)
