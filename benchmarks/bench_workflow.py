@@ -10,8 +10,9 @@ CPU time of the whole run, then splits the jobs' time per paper and per rule fam
 (simulate / check / figure / table / report / other): a job's *work* is what its entry point
 measured itself ("done in X s" in its log), its *start-up* is the rest of the job's time as
 Snakemake saw it (interpreter start, imports, Snakemake's own job handling; second resolution, so
-only sums are meaningful). Appends one line per run to ``benchmarks/workflow_timing.csv`` and
-rewrites ``benchmarks/workflow_timing.md`` from it.
+only sums are meaningful). Appends one line per run to ``benchmarks/workflow_timing.csv`` and its
+per-family split to ``benchmarks/workflow_timing_families.csv``, and rewrites
+``benchmarks/workflow_timing.md`` from both (one column per run, so before and after sit side by side).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 CSV = HERE / "workflow_timing.csv"
 MD = HERE / "workflow_timing.md"
+FAMILIES = HERE / "workflow_timing_families.csv"  # per run: seconds per paper and rule family
 PAPERS = ("online", "dueling", "quantile", "contextual")
 REPORT_RULES = {"claims", "claims_at_a_glance", "report_captions", "all_tables", "explore_notebook",
                 "verdict_stability", "all"}
@@ -162,17 +164,27 @@ def _markdown(frame: pd.DataFrame) -> str:
     return "\n".join(out)
 
 
-def write_markdown(history: pd.DataFrame, jobs: pd.DataFrame, label: str) -> None:
+def family_table(jobs: pd.DataFrame) -> pd.DataFrame:
+    """Seconds (Snakemake's), work, start-up and job count per paper and rule family."""
+    table = jobs.pivot_table(index=["paper", "family"], values=["seconds", "work", "startup"],
+                             aggfunc="sum").round(1)
+    return table.join(jobs.groupby(["paper", "family"]).size().rename("jobs")).reset_index()
+
+
+def write_markdown(history: pd.DataFrame, families: pd.DataFrame) -> None:
     lines = ["# Workflow timing (benchmarks/bench_workflow.py)", "",
              "Whole runs (`snakemake --cores N --forceall` on a fresh copy). `work`: the sum of the jobs' own",
              "measured time; `startup`: the rest of their time as Snakemake saw it (interpreter, imports,",
              "job handling). Machine: 2 cores; `load_before` is the load average when the run started.", "",
-             _markdown(history), "",
-             f"## Last run ({label}): job time per paper and rule family (seconds)", ""]
-    table = jobs.pivot_table(index=["paper", "family"], values=["seconds", "work", "startup"],
-                             aggfunc="sum").round(1)
-    counts = jobs.groupby(["paper", "family"]).size().rename("jobs")
-    lines += [_markdown(table.join(counts).reset_index()), ""]
+             _markdown(history), ""]
+    for scale, runs in families.groupby("scale", sort=False):
+        wide = runs.pivot_table(index=["paper", "family"], columns="run", values="seconds", aggfunc="sum",
+                                sort=False)
+        wide = wide[list(dict.fromkeys(runs["run"]))]  # runs in the order they were measured
+        total = wide.sum().to_frame().T
+        total.index = pd.MultiIndex.from_tuples([("all", "total")], names=["paper", "family"])
+        lines += [f"## Job seconds per paper and rule family, {scale} scale (one column per run)", "",
+                  _markdown(pd.concat([wide, total]).round(0).reset_index()), ""]
     MD.write_text("\n".join(lines))
 
 
@@ -197,7 +209,11 @@ def main() -> None:
     history = pd.read_csv(CSV) if CSV.exists() else pd.DataFrame()
     history = pd.concat([history, pd.DataFrame([summary])], ignore_index=True)
     history.to_csv(CSV, index=False)
-    write_markdown(history, jobs, args.label or summary["when"])
+    table = family_table(jobs).assign(run=f"{summary['when']} {args.label}".strip(), scale=args.scale)
+    families = pd.read_csv(FAMILIES) if FAMILIES.exists() else pd.DataFrame()
+    families = pd.concat([families, table], ignore_index=True)
+    families.to_csv(FAMILIES, index=False)
+    write_markdown(history, families)
     print(summary)
     print(jobs.groupby(["paper", "family"])[["seconds", "work", "startup"]].sum().round(1))
 
