@@ -10,6 +10,9 @@ the authors' code preset were first written in numpy, and the workflow's outputs
 * :func:`pairwise_sum`: ``np.add.reduce`` along a contiguous axis (``arr.sum(axis=-1)``,
   ``np.linalg.norm(arr, axis=-1)``): numpy's pairwise summation (8 accumulators up to 128 terms,
   halving above), added to the identity 0.
+* :func:`np_maximum`, :func:`np_minimum`: ``np.maximum`` / ``np.minimum`` of two floats (a NaN
+  propagates, a tie returns the second argument: ``np.maximum(-0.0, 0.0)`` is ``+0.0``), unlike
+  Python's ``max`` / ``min``.
 
 Both are tested bit for bit against numpy over term counts 1-300 (``tests/test_contextual_data.py``).
 No fused multiply-add is used (numba contracts nothing without ``fastmath``). Transcendental
@@ -22,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["einsum_dot", "pairwise_sum"]
+__all__ = ["einsum_dot", "pairwise_sum", "np_maximum", "np_minimum"]
 
 
 @njit(cache=True, inline="always")
@@ -119,3 +122,15 @@ def _pairwise(a, lo, n):
 def pairwise_sum(a, lo, n):
     """a[lo:lo + n].sum() (1-d array) as ``np.add.reduce`` adds it (module docstring)."""
     return 0.0 + _pairwise(a, lo, n)
+
+
+@njit(cache=True, inline="always")
+def np_maximum(a, b):
+    """np.maximum(a, b) of two floats (module docstring)."""
+    return a if (a > b or a != a) else b
+
+
+@njit(cache=True, inline="always")
+def np_minimum(a, b):
+    """np.minimum(a, b) of two floats (module docstring)."""
+    return a if (a < b or a != a) else b

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from dpbandits.contextual._expweights import target_batches
 from dpbandits.contextual.config import LDPMABConfig
 from dpbandits.contextual.instances import behaviour_probabilities, q_effective_gamma
 from dpbandits.contextual.partition import PartitionTree, tau
@@ -67,6 +68,7 @@ __all__ = ["Source", "RunSettings", "LDPMABResult", "run_ldpmab", "MassFeeder", 
 
 STREAMS = ("contexts", "arms", "rewards", "noise", "splitter")
 _MAX_CHUNK_ELEMENTS = 250_000
+_MAX_WINDOW = 4096  # target batches per call of the compiled authors_code loop
 
 
 @dataclass(frozen=True)
@@ -393,6 +395,11 @@ class _Run:
         self.max_depth = 0
         self._version, self._commits = 0, 0
         self._others_key = self._probs_key = self._split_key = self._depth_key = None
+        # the authors_code preset's target phase runs in the compiled loop of _expweights
+        self._compiled_target = (isinstance(feeder, MassFeeder) and config.arm_policy == "expweights"
+                                 and config.cb == "refcode" and config.noise == "inbin_only"
+                                 and config.band == "max_r_tau" and config.refine_arms == "pre"
+                                 and config.refine_rule == "all")
         self._reindex()
         for _ in range(config.initial_depth):  # a fixed partition: the complete tree, before any user
             self._apply_events(np.zeros(self.bins["active"].shape, dtype=bool),
@@ -618,7 +625,7 @@ class _Run:
         x_mask = np.zeros(nt, dtype=np.int64) if self.test_point is not None else None
         x_start = None
         self._contrib()
-        g, chunk = 0, 16
+        g, chunk, window = 0, 16, 16
         while g < self.n_batches:
             s = int(self.batch_source[g])
             phase_end = self.source_start[s] + (self.sources[s].n // self.config.batch)
@@ -635,6 +642,14 @@ class _Run:
                 if not self.sources[s].target:
                     g = phase_end
                     continue
+            if self.sources[s].target and self._compiled_target:
+                mask = self._x_mask()  # the policy's, before the window's event is applied
+                done, hit = self._expweights_batches(s, g, min(window, phase_end - g), regret[gt:])
+                if x_mask is not None:
+                    x_mask[gt:gt + done] = mask
+                window = 16 if hit else min(2 * window, _MAX_WINDOW)
+                g += done
+                continue
             per_batch = max(1, nb * self.k)
             L = int(min(chunk, phase_end - g, max(1, _MAX_CHUNK_ELEMENTS // per_batch)))
             if self.sources[s].target and self.config.arm_policy == "expweights":
@@ -679,6 +694,34 @@ class _Run:
             n_leaves=int(leaves["lo"].shape[0]), max_depth=self.max_depth, n_splits=self.n_splits,
             n_eliminations=self.n_elims, seconds=time.perf_counter() - t0, settings=self.settings,
             leaves=leaves, trace=self.trace)
+
+    def _expweights_batches(self, s: int, g: int, n: int, regret: np.ndarray) -> tuple[int, bool]:
+        """Up to ``n`` target batches from batch g in the compiled loop of the authors_code preset
+        (:mod:`dpbandits.contextual._expweights`, the same draws and arithmetic as the per-batch
+        numpy path: _chunk_stats with L = 1), then the event of the last batch, if any, as the
+        main loop applies it. Writes the batches' regret from ``regret[0]``; returns (batches
+        simulated, event)."""
+        bins, st = self.bins, self.settings
+        nb, k = bins["active"].shape
+        tau_s, depth_ok = self._depth_terms()
+        ev_o, eu_o, bv_o = self._others_terms(s, [m for m in range(self.n_src) if m != s], (nb, k))
+        elim, refine = np.empty((nb, k), dtype=bool), np.empty(nb, dtype=bool)
+        r, allowed = np.empty((nb, k)), np.empty(nb, dtype=bool)
+        eps = self.eps[s]
+        done, hit = target_batches(
+            np.stack([q[g:g + n] for q in bins["seq"]], axis=1), bins["active"], bins["depth"], bins["est"],
+            bins["t"], bins["su"], bins["sv"], bins["ev"], bins["eu"], bins["bv"], s, bins["mass_p"], bins["gap"],
+            np.ascontiguousarray(bins["rew"][:, s, :]), ev_o, eu_o, bv_o, tau_s, depth_ok, self.config.batch,
+            eps**2, 4.0 / eps, st.warmup, math.sqrt(st.c_n), self.frozen_rate, self.rngs["arms"],
+            self.rngs["rewards"], self.rngs["noise"], regret, elim, refine, r, allowed)
+        self._commits += done
+        if hit:
+            if self.trace is not None:
+                self._trace_decisions(s, {"r": r[None], "allowed": allowed[None]}, elim, refine, g + done - 1, 0)
+            self._apply_events(elim, refine, g + done - 1)
+        else:
+            self._contrib()
+        return done, hit
 
     def _trace_decisions(self, s, out, elim, refine, g, i) -> None:
         bins, st = self.bins, self.settings

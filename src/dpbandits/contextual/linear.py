@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dpbandits.contextual._exact import einsum_dot, pairwise_sum
+from dpbandits.contextual._exact import einsum_dot, np_maximum, np_minimum, pairwise_sum
 from dpbandits.mechanisms import laplace_sum
 
 __all__ = ["LogisticModel", "private_sgd_bandit", "LinearResult"]
@@ -99,7 +99,7 @@ def _clipped_arm_sums(g, arm, clip, total):
             for j in range(p):
                 sq[j] = g[r, b, j] * g[r, b, j]
             norm = np.sqrt(pairwise_sum(sq, 0, p))
-            shrink = min(1.0, clip / (norm if norm > 1e-300 else 1e-300))
+            shrink = np_minimum(1.0, clip / np_maximum(norm, 1e-300))
             a = arm[r, b]
             for j in range(p):
                 total[r, a, j] += g[r, b, j] * shrink

@@ -11,16 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dpbandits.contextual._exact import einsum_dot
+from dpbandits.contextual._exact import einsum_dot, np_maximum
 from dpbandits.contextual.linear import _sigmoid
 
 __all__ = ["MLPModel"]
-
-
-@njit(cache=True, inline="always")
-def _relu(v):
-    """numpy's maximum(v, 0.0): NaN propagates, -0 becomes +0."""
-    return v if not v <= 0.0 else 0.0
 
 
 @njit(cache=True)
@@ -37,7 +31,7 @@ def _mlp_forward(params, x, h, pre, out):
                 t0 = (r * k_ + k) * p
                 for j in range(h):
                     pre[r, b, k, j] = einsum_dot(theta, t0 + j * d, xs, (r * b_ + b) * d, d) + theta[t0 + h * d + j]
-                    hid[j] = _relu(pre[r, b, k, j])
+                    hid[j] = np_maximum(pre[r, b, k, j], 0.0)
                 out[r, b, k] = einsum_dot(hid, 0, theta, t0 + h * d + h, h) + theta[t0 + p - 1]
 
 
@@ -58,7 +52,7 @@ def _mlp_grads(params, x, arm, sig, y, pre, out):
                 for i in range(d):
                     out[r, b, j * d + i] = dhid * x[r, b, i]
                 out[r, b, h * d + j] = dhid
-                out[r, b, h * d + h + j] = delta * _relu(pre[r, b, a, j])
+                out[r, b, h * d + h + j] = delta * np_maximum(pre[r, b, a, j], 0.0)
             out[r, b, p - 1] = delta
 
 
