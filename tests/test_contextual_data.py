@@ -513,3 +513,29 @@ def test_sgd_kernels_equal_the_einsum_formulas(d):
     _clipped_arm_sums(g, arm, 1.0, total)
     assert np.array_equal(total, np.stack([np.sum(np.where((arm == a)[..., None], clipped, 0.0), axis=1)
                                            for a in range(k)], axis=1))
+
+
+@pytest.mark.parametrize("model", [LogisticModel(2), MLPModel(2)])
+def test_stacked_sgd_runs_equal_single_runs(model):
+    """private_sgd_bandits (Table 2's budgets at once) gives every run exactly what
+    private_sgd_bandit gives it alone, with and without auxiliary pre-training."""
+    from dpbandits.contextual.linear import private_sgd_bandits
+
+    rng = np.random.default_rng(9)
+    n, m, reps = 600, 300, 4
+    x, xa = rng.random((n, 2)), rng.random((m, 2))
+    y = np.eye(2)[(rng.random(n) < x[:, 0]).astype(int)]
+    ya = np.eye(2)[(rng.random(m) < xa[:, 0]).astype(int)]
+    f = np.column_stack([1 - x[:, 0], x[:, 0]])
+    order = np.argsort(rng.random((reps, n)), axis=1)
+    aux = (xa, ya, np.argsort(rng.random((reps, m)), axis=1), rng.integers(0, 2, (reps, m)))
+    settings = [(1.0, None), (2.0, 4.0), (np.inf, None), (1.0, 1.0)]
+    stacked = private_sgd_bandits(model, x, y, order, 50, [(eps, np.random.default_rng(j), aux_eps)
+                                                         for j, (eps, aux_eps) in enumerate(settings)],
+                                  aux=aux, lr=0.5, f_target=f)
+    for j, (eps, aux_eps) in enumerate(settings):
+        alone = private_sgd_bandit(model, x, y, order, eps, 50, np.random.default_rng(j),
+                                   aux=aux if aux_eps is not None else None, aux_epsilon=aux_eps, lr=0.5,
+                                   f_target=f)
+        assert np.array_equal(stacked[j].reward_curve, alone.reward_curve)
+        assert np.array_equal(stacked[j].regret_curve, alone.regret_curve)

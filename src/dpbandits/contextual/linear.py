@@ -33,7 +33,7 @@ from numba import njit
 from dpbandits.contextual._exact import einsum_dot, np_maximum, np_minimum, pairwise_sum
 from dpbandits.mechanisms import laplace_sum
 
-__all__ = ["LogisticModel", "private_sgd_bandit", "LinearResult"]
+__all__ = ["LogisticModel", "private_sgd_bandit", "private_sgd_bandits", "LinearResult"]
 
 
 def _sigmoid(z):
@@ -146,18 +146,21 @@ class LinearResult:
         self.regret_curve = regret_curve  # (R, batches): pseudo-regret per batch (if f_target given)
 
 
-def _sgd_step(params, g, arm, eps, clip, lr, rng):
-    """One private SGD step on a batch from its users' gradients ``g`` (R, B, p): each clipped to
-    l2-norm ``clip``, the batch sum per arm block, Laplace noise of scale 2 C sqrt(K p) / eps on
+def _sgd_step(params, g, arm, noise, clip, lr):
+    """One private SGD step on a batch from its users' gradients ``g`` (rows, B, p): each clipped
+    to l2-norm ``clip``, the batch sum per arm block, Laplace noise of scale 2 C sqrt(K p) / eps on
     every coordinate (a Gamma difference: the sum of the batch's B noises), then
-    theta <- theta - lr mean."""
+    theta <- theta - lr mean. ``noise``: (epsilon, rng) of each run, whose R rows are stacked in
+    that order."""
     b = arm.shape[1]
     k, p = params.shape[1:]
     total = np.empty_like(params)
     _clipped_arm_sums(g, arm, clip, total)
-    if np.isfinite(eps):
-        scale = 2.0 * clip * np.sqrt(k * p) / eps
-        total = total + laplace_sum(rng, b, scale, size=params.shape)
+    rows = params.shape[0] // len(noise)
+    for i, (eps, rng) in enumerate(noise):
+        if np.isfinite(eps):
+            scale = 2.0 * clip * np.sqrt(k * p) / eps
+            total[i * rows:(i + 1) * rows] += laplace_sum(rng, b, scale, size=(rows, k, p))
     return params - lr * total / b
 
 
@@ -172,31 +175,56 @@ def private_sgd_bandit(model, x_target: np.ndarray, y_target: np.ndarray, order:
     shapes (m, d), (m, K), (R, m), (R, m): the first auxiliary dataset and each repetition's
     order and logged behaviour arms (pre-training with ``aux_epsilon``). Returns the realised
     reward per target batch (the remainder of n // batch is dropped) and, when the mean rewards
-    ``f_target`` (n, K) are given, the pseudo-regret per batch. Random draws per batch, from
-    ``rng``: the tie-break uniforms (target batches only), then the Laplace noise."""
+    ``f_target`` (n, K) are given, the pseudo-regret per batch. Random draws from ``rng``: the
+    initial parameters, then per batch the tie-break uniforms (target batches only) and the
+    Laplace noise."""
+    return private_sgd_bandits(model, x_target, y_target, order, batch,
+                               [(epsilon, rng, aux_epsilon if aux is not None else None)], aux=aux, clip=clip,
+                               lr=lr, f_target=f_target)[0]
+
+
+def private_sgd_bandits(model, x_target: np.ndarray, y_target: np.ndarray, order: np.ndarray, batch: int,
+                        settings: list[tuple], *, aux: tuple | None = None, clip: float = 1.0, lr: float = 0.01,
+                        f_target: np.ndarray | None = None) -> list[LinearResult]:
+    """Several runs of :func:`private_sgd_bandit` on the same data and arrival orders at once:
+    ``settings`` holds per run (epsilon, rng, aux_epsilon), aux_epsilon None for a run without
+    pre-training on ``aux``. The runs' repetitions are stacked along the leading axis, so each
+    batch is one pass of the kernels for all of them, and every run draws from its own rng
+    exactly what it would draw alone. Returns one :class:`LinearResult` per run."""
     r, n = order.shape
     k = y_target.shape[1]
-    params = model.init(r, k, rng)
-    if aux is not None:
+    g = len(settings)
+    params = np.concatenate([model.init(r, k, rng) for _, rng, _ in settings])
+    pre = [i for i, (_, _, aux_eps) in enumerate(settings) if aux_eps is not None]
+    if pre:  # the "w" runs learn from the logged auxiliary data first
+        rows = np.concatenate([np.arange(i * r, (i + 1) * r) for i in pre])
+        noise = [(settings[i][2], settings[i][1]) for i in pre]
+        sub = params[rows]
         xa, ya, order_a, arm_a = aux
         for i in range(order_a.shape[1] // batch):
             sl = slice(i * batch, (i + 1) * batch)
-            idx, arm = order_a[:, sl], arm_a[:, sl]
-            params = _sgd_step(params, model.grad(params, xa[idx], arm, ya[idx, arm]), arm, aux_epsilon, clip,
-                               lr, rng)
+            idx, arm = order_a[:, sl], np.tile(arm_a[:, sl], (len(pre), 1))
+            x = np.tile(xa[idx], (len(pre), 1, 1))
+            sub = _sgd_step(sub, model.grad(sub, x, arm, np.tile(ya[idx, arm_a[:, sl]], (len(pre), 1))), arm, noise,
+                            clip, lr)
+        params[rows] = sub
+    noise = [(eps, rng) for eps, rng, _ in settings]
     n_batches = n // batch
-    rewards = np.zeros((r, n_batches))
-    regrets = np.zeros((r, n_batches)) if f_target is not None else None
-    arm = np.empty((r, batch), dtype=np.int64)
-    y, sig = np.empty((r, batch)), np.empty((r, batch))
+    rewards = np.zeros((g * r, n_batches))
+    regrets = np.zeros((g * r, n_batches)) if f_target is not None else None
+    arm = np.empty((g * r, batch), dtype=np.int64)
+    y, sig = np.empty((g * r, batch)), np.empty((g * r, batch))
     for i in range(n_batches):
         idx = order[:, i * batch:(i + 1) * batch]
-        x = x_target[idx]
+        x = np.tile(x_target[idx], (g, 1, 1))
+        idx = np.tile(idx, (g, 1))
         logits, hidden = model.forward(params, x)
-        _greedy(_sigmoid(logits), rng.random((r, batch, k)), idx, y_target, arm, y, sig)
+        tie_break = np.concatenate([rng.random((r, batch, k)) for _, rng in noise])
+        _greedy(_sigmoid(logits), tie_break, idx, y_target, arm, y, sig)
         rewards[:, i] = y.sum(axis=1)
         if regrets is not None:
             f = f_target[idx]
             regrets[:, i] = (f.max(axis=-1) - np.take_along_axis(f, arm[..., None], axis=-1)[..., 0]).sum(axis=1)
-        params = _sgd_step(params, model.pulled_grads(params, x, arm, sig, y, hidden), arm, epsilon, clip, lr, rng)
-    return LinearResult(rewards, regrets)
+        params = _sgd_step(params, model.pulled_grads(params, x, arm, sig, y, hidden), arm, noise, clip, lr)
+    return [LinearResult(rewards[j * r:(j + 1) * r], None if regrets is None else regrets[j * r:(j + 1) * r])
+            for j in range(g)]
