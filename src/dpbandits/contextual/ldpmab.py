@@ -32,9 +32,15 @@ Exact fast simulation. Two facts make a run cost O(number of bins x batches), no
    authors' in-bin noise is a sum over the in-bin users only.
 2. Between two decisions the policy is fixed (uniform arm choice), so the statistics of a chunk
    of future batches can be drawn at once and the first batch with an elimination or a
-   refinement found by a vectorised scan. The draws after that batch are discarded and redrawn
-   under the new policy (a stopping time: the law is unchanged). The exponential-weights policy
-   of the authors' code changes every batch and runs batch by batch.
+   refinement found by a scan (compiled: :mod:`dpbandits.contextual._scan`). The draws after
+   that batch are discarded and redrawn under the new policy (a stopping time: the law is
+   unchanged). The exponential-weights policy of the authors' code changes every batch and runs
+   batch by batch (on synthetic instances in one compiled loop up to the next event:
+   :mod:`dpbandits.contextual._expweights`).
+
+The compiled loops (numba, cached on disk) make the same random draws in the same order as the
+numpy formulation they replaced and add in numpy's order (:mod:`dpbandits.contextual._exact`),
+so a run's results are the same bits whichever path computes them (tested).
 
 Data feeders. :class:`MassFeeder` (synthetic instances) never draws contexts: the number of users
 of a batch in each active bin is Multinomial(B, bin masses), generated exactly by binomial
