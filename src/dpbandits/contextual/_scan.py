@@ -41,9 +41,10 @@ def paper_scan(counts, vsum, noise_u, noise_v, active, t0, su0, sv0, s, others_n
     """Scan the chunk (module docstring): ``counts``, ``vsum`` (L, bins, K) users and reward sums
     per batch, bin and arm (inactive arms are ignored), ``noise_u``, ``noise_v`` their Laplace
     noise (zeros without privacy); the bins' active sets, statistics t0 (bins, S), su0, sv0
-    (bins, S, K) and the source s being fed; the other sources' summed terms of (26)-(28). Writes the state of the stopping
-    batch: t, su, sv, the estimate est and radius r (bins, K), and its decisions elim (bins, K),
-    refine (bins,). Returns (index of the first batch with an event or L - 1, event?)."""
+    (bins, S, K) and the source s being fed; the other sources' summed terms of (26)-(28).
+    Writes the state of the stopping batch: t, su, sv, the estimate est and radius r (bins, K),
+    and its decisions elim (bins, K), refine (bins,). Returns (index of the first batch with an
+    event or L - 1, event?)."""
     n_batches, nb, k = counts.shape
     cum_u = np.zeros((nb, k))
     cum_v = np.zeros((nb, k))

@@ -68,11 +68,14 @@ def _logistic_grads(x, sig, y, out):
 
 
 @njit(cache=True)
-def _greedy(pred, u, idx, y_target, arm, y, sig):
+def _greedy(pred, u, idx, y_target, f_target, arm, y, sig, rewards, regrets):
     """Each user's greedy arm argmax_k pred_k + 1e-9 u_k (random tie-break; the first maximum,
     a NaN counting as the maximum, as np.argmax), its reward y_target[user, arm] and its
-    prediction pred_arm: arm, y, sig (R, B)."""
+    prediction pred_arm: arm, y, sig (R, B); per repetition the batch's realised reward and,
+    when ``f_target`` has rows, its pseudo-regret sum_b max_k f - f_arm (sums in numpy's
+    order)."""
     r_, b_, k_ = pred.shape
+    gap = np.empty(b_)
     for r in range(r_):
         for b in range(b_):
             best, top = 0, pred[r, b, 0] + 1e-9 * u[r, b, 0]
@@ -83,6 +86,14 @@ def _greedy(pred, u, idx, y_target, arm, y, sig):
             arm[r, b] = best
             y[r, b] = y_target[idx[r, b], best]
             sig[r, b] = pred[r, b, best]
+            if f_target.shape[0]:
+                f_max = f_target[idx[r, b], 0]
+                for k in range(1, k_):
+                    f_max = np_maximum(f_max, f_target[idx[r, b], k])
+                gap[b] = f_max - f_target[idx[r, b], best]
+        rewards[r] = pairwise_sum(y[r], 0, b_)
+        if f_target.shape[0]:
+            regrets[r] = pairwise_sum(gap, 0, b_)
 
 
 @njit(cache=True)
@@ -210,21 +221,18 @@ def private_sgd_bandits(model, x_target: np.ndarray, y_target: np.ndarray, order
         params[rows] = sub
     noise = [(eps, rng) for eps, rng, _ in settings]
     n_batches = n // batch
-    rewards = np.zeros((g * r, n_batches))
-    regrets = np.zeros((g * r, n_batches)) if f_target is not None else None
+    rewards = np.zeros((n_batches, g * r))
+    regrets = np.zeros((n_batches, g * r if f_target is not None else 0))
     arm = np.empty((g * r, batch), dtype=np.int64)
     y, sig = np.empty((g * r, batch)), np.empty((g * r, batch))
+    f = np.empty((0, k)) if f_target is None else f_target
     for i in range(n_batches):
         idx = order[:, i * batch:(i + 1) * batch]
         x = np.tile(x_target[idx], (g, 1, 1))
         idx = np.tile(idx, (g, 1))
         logits, hidden = model.forward(params, x)
         tie_break = np.concatenate([rng.random((r, batch, k)) for _, rng in noise])
-        _greedy(_sigmoid(logits), tie_break, idx, y_target, arm, y, sig)
-        rewards[:, i] = y.sum(axis=1)
-        if regrets is not None:
-            f = f_target[idx]
-            regrets[:, i] = (f.max(axis=-1) - np.take_along_axis(f, arm[..., None], axis=-1)[..., 0]).sum(axis=1)
+        _greedy(_sigmoid(logits), tie_break, idx, y_target, f, arm, y, sig, rewards[i], regrets[i])
         params = _sgd_step(params, model.pulled_grads(params, x, arm, sig, y, hidden), arm, noise, clip, lr)
-    return [LinearResult(rewards[j * r:(j + 1) * r], None if regrets is None else regrets[j * r:(j + 1) * r])
-            for j in range(g)]
+    return [LinearResult(rewards.T[j * r:(j + 1) * r].copy(),
+                         None if f_target is None else regrets.T[j * r:(j + 1) * r].copy()) for j in range(g)]
