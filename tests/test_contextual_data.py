@@ -443,3 +443,104 @@ def test_mlp_gradient_matches_finite_differences():
         dp[:, :, j] = h
         num = (loss(params + dp) - loss(params - dp)) / (2 * h)  # each user's loss moves with its own arm's params
         np.testing.assert_allclose(g[..., j], num, atol=1e-5)
+
+
+# ---------------------------------------------------------------------------------------------
+# the compiled kernels return numpy's bits (the workflow's Table 2 and baselines_n outputs must
+# not move when the numpy formulas below were replaced by kernels)
+
+
+def test_exact_sums_match_numpy_bit_for_bit():
+    from dpbandits.contextual._exact import einsum_dot, pairwise_sum
+
+    rng = np.random.default_rng(8)
+    for n in [*range(0, 140), 255, 256, 257, 1000, 4099, 8192]:
+        for _ in range(5):
+            a = rng.normal(size=n) * 10.0 ** rng.integers(-6, 6, n)
+            b = rng.normal(size=n)
+            assert einsum_dot(a, 0, b, 0, n) == np.einsum("ri,ri->r", a[None], b[None])[0]
+            assert pairwise_sum(a, 0, n) == np.add.reduce(a[None], axis=-1)[0]
+    a = rng.normal(size=40)
+    assert einsum_dot(a, 3, a, 17, 9) == np.einsum("i,i->", a[3:12], a[17:26])
+    assert pairwise_sum(a, 5, 30) == a[5:35].sum()
+
+
+def _einsum_logistic(params, x):
+    xt = np.concatenate([x, np.ones(x.shape[:-1] + (1,))], axis=-1)
+    return np.einsum("rbp,rkp->rbk", xt, params), xt
+
+
+def _einsum_mlp(params, x, h, d):
+    w1 = params[..., : h * d].reshape(params.shape[:-1] + (h, d))
+    b1, w2, b2 = params[..., h * d: h * d + h], params[..., h * d + h: h * d + 2 * h], params[..., -1]
+    return np.einsum("rbkh,rkh->rbk", np.maximum(np.einsum("rkhd,rbd->rbkh", w1, x) + b1[:, None], 0.0),
+                     w2) + b2[:, None]
+
+
+def _einsum_mlp_grad(params, x, arm, y, h, d):
+    theta = np.take_along_axis(params, arm[..., None], axis=1)
+    w1 = theta[..., : h * d].reshape(theta.shape[:-1] + (h, d))
+    b1, w2, b2 = theta[..., h * d: h * d + h], theta[..., h * d + h: h * d + 2 * h], theta[..., -1]
+    pre = np.einsum("rbhd,rbd->rbh", w1, x) + b1
+    hid = np.maximum(pre, 0.0)
+    delta = _sigmoid(np.einsum("rbh,rbh->rb", hid, w2) + b2) - y
+    dhid = delta[..., None] * w2 * (pre > 0)
+    dw1 = dhid[..., None] * x[..., None, :]
+    return np.concatenate([dw1.reshape(dw1.shape[:2] + (-1,)), dhid, delta[..., None] * hid, delta[..., None]],
+                          axis=-1)
+
+
+@pytest.mark.parametrize("d", [2, 3, 5])
+def test_sgd_kernels_equal_the_einsum_formulas(d):
+    """Logits, gradients and the clipped per-arm sums of both models equal, bit for bit, the
+    numpy (einsum) formulas they replaced."""
+    from dpbandits.contextual.linear import _clipped_arm_sums
+
+    rng = np.random.default_rng(d)
+    r, b, k = 4, 50, 3
+    x = rng.random((r, b, d))
+    arm = rng.integers(0, k, (r, b))
+    y = rng.integers(0, 2, (r, b)).astype(float)
+    logistic = LogisticModel(d)
+    params = rng.normal(size=(r, k, logistic.p))
+    logits, xt = _einsum_logistic(params, x)
+    assert np.array_equal(logistic.forward(params, x)[0], logits)
+    theta = np.take_along_axis(params, arm[..., None], axis=1)
+    g = (_sigmoid(np.einsum("rbp,rbp->rb", xt, theta)) - y)[..., None] * xt
+    assert np.array_equal(logistic.grad(params, x, arm, y), g)
+    mlp = MLPModel(d)
+    params = mlp.init(r, k, rng) + rng.normal(size=(r, k, mlp.p))
+    assert np.array_equal(mlp.forward(params, x)[0], _einsum_mlp(params, x, mlp.h, d))
+    g = _einsum_mlp_grad(params, x, arm, y, mlp.h, d)
+    assert np.array_equal(mlp.grad(params, x, arm, y), g)
+    clipped = g * np.minimum(1.0, 1.0 / np.maximum(np.linalg.norm(g, axis=-1, keepdims=True), 1e-300))
+    total = np.empty_like(params)
+    _clipped_arm_sums(g, arm, 1.0, total)
+    assert np.array_equal(total, np.stack([np.sum(np.where((arm == a)[..., None], clipped, 0.0), axis=1)
+                                           for a in range(k)], axis=1))
+
+
+@pytest.mark.parametrize("model", [LogisticModel(2), MLPModel(2)])
+def test_stacked_sgd_runs_equal_single_runs(model):
+    """private_sgd_bandits (Table 2's budgets at once) gives every run exactly what
+    private_sgd_bandit gives it alone, with and without auxiliary pre-training."""
+    from dpbandits.contextual.linear import private_sgd_bandits
+
+    rng = np.random.default_rng(9)
+    n, m, reps = 600, 300, 4
+    x, xa = rng.random((n, 2)), rng.random((m, 2))
+    y = np.eye(2)[(rng.random(n) < x[:, 0]).astype(int)]
+    ya = np.eye(2)[(rng.random(m) < xa[:, 0]).astype(int)]
+    f = np.column_stack([1 - x[:, 0], x[:, 0]])
+    order = np.argsort(rng.random((reps, n)), axis=1)
+    aux = (xa, ya, np.argsort(rng.random((reps, m)), axis=1), rng.integers(0, 2, (reps, m)))
+    settings = [(1.0, None), (2.0, 4.0), (np.inf, None), (1.0, 1.0)]
+    stacked = private_sgd_bandits(model, x, y, order, 50, [(eps, np.random.default_rng(j), aux_eps)
+                                                         for j, (eps, aux_eps) in enumerate(settings)],
+                                  aux=aux, lr=0.5, f_target=f)
+    for j, (eps, aux_eps) in enumerate(settings):
+        alone = private_sgd_bandit(model, x, y, order, eps, 50, np.random.default_rng(j),
+                                   aux=aux if aux_eps is not None else None, aux_epsilon=aux_eps, lr=0.5,
+                                   f_target=f)
+        assert np.array_equal(stacked[j].reward_curve, alone.reward_curve)
+        assert np.array_equal(stacked[j].regret_curve, alone.regret_curve)

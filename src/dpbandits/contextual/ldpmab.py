@@ -32,9 +32,15 @@ Exact fast simulation. Two facts make a run cost O(number of bins x batches), no
    authors' in-bin noise is a sum over the in-bin users only.
 2. Between two decisions the policy is fixed (uniform arm choice), so the statistics of a chunk
    of future batches can be drawn at once and the first batch with an elimination or a
-   refinement found by a vectorised scan. The draws after that batch are discarded and redrawn
-   under the new policy (a stopping time: the law is unchanged). The exponential-weights policy
-   of the authors' code changes every batch and runs batch by batch.
+   refinement found by a scan (compiled: :mod:`dpbandits.contextual._scan`). The draws after
+   that batch are discarded and redrawn under the new policy (a stopping time: the law is
+   unchanged). The exponential-weights policy of the authors' code changes every batch and runs
+   batch by batch (on synthetic instances in one compiled loop up to the next event:
+   :mod:`dpbandits.contextual._expweights`).
+
+The compiled loops (numba, cached on disk) make the same random draws in the same order as the
+numpy formulation they replaced and add in numpy's order (:mod:`dpbandits.contextual._exact`),
+so a run's results are the same bits whichever path computes them (tested).
 
 Data feeders. :class:`MassFeeder` (synthetic instances) never draws contexts: the number of users
 of a batch in each active bin is Multinomial(B, bin masses), generated exactly by binomial
@@ -55,7 +61,10 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
+from dpbandits.contextual._expweights import target_batches
+from dpbandits.contextual._scan import paper_scan
 from dpbandits.contextual.config import LDPMABConfig
 from dpbandits.contextual.instances import behaviour_probabilities, q_effective_gamma
 from dpbandits.contextual.partition import PartitionTree, tau
@@ -67,6 +76,9 @@ __all__ = ["Source", "RunSettings", "LDPMABResult", "run_ldpmab", "MassFeeder", 
 
 STREAMS = ("contexts", "arms", "rewards", "noise", "splitter")
 _MAX_CHUNK_ELEMENTS = 250_000
+_MAX_WINDOW = 4096  # target batches per call of the compiled authors_code loop
+_BANDS = {"2r": 0, "r": 1, "max_r_tau": 2}  # the codes of _scan.paper_scan
+_REFINE_RULES = {"never": 0, "any": 1, "all": 2}
 
 
 @dataclass(frozen=True)
@@ -260,17 +272,18 @@ class MassFeeder:
         fields["seq"] = _rows([np.full(run.n_batches, self.batch, dtype=np.int64)])
         return fields
 
-    def children(self, run: _Run, parent: dict, lo, hi, g_next: int) -> dict:
-        """Moments of the two children and their per-batch counts for batches >= g_next."""
+    def children(self, run: _Run, row: int, lo, hi, g_next: int) -> dict:
+        """Moments of the two children of the bin in ``row`` and their per-batch counts for
+        batches >= g_next: the left child's are Binomial(parent's, mass ratio of the batch's
+        source)."""
         fields = self.moments(lo, hi)
         seq = [np.zeros(run.n_batches, dtype=np.int64) for _ in range(2)]
         if g_next < run.n_batches:
-            src = run.batch_source[g_next:]
-            pm = parent["mass"][src]
+            pm = run.bins["mass"][row]
             with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = np.where(pm > 0, fields["mass"][0][src] / np.where(pm > 0, pm, 1.0), 0.5)
-            par = parent["seq"][g_next:]
-            left = run.rngs["contexts"].binomial(par, np.clip(ratio, 0.0, 1.0))
+                ratio = np.clip(np.where(pm > 0, fields["mass"][0] / np.where(pm > 0, pm, 1.0), 0.5), 0.0, 1.0)
+            par = run.bins["seq"][row][g_next:]
+            left = run.rngs["contexts"].binomial(par, ratio[run.batch_source[g_next:]])
             seq[0][g_next:] = left
             seq[1][g_next:] = par - left
         fields["seq"] = _rows(seq)
@@ -311,7 +324,7 @@ class SampleFeeder:
     def init(self, run: _Run) -> dict:
         return {}
 
-    def children(self, run: _Run, parent: dict, lo, hi, g_next: int) -> dict:
+    def children(self, run: _Run, row: int, lo, hi, g_next: int) -> dict:
         return {}
 
     def policy_probs(self, run: _Run, s: int) -> np.ndarray | None:
@@ -322,18 +335,15 @@ class SampleFeeder:
         start = (g - run.source_start[s]) * B
         sl = slice(start, start + L * B)
         src = self.data[s]
-        x = src["x"][sl]
-        node = run.tree.route(x)
+        node = run.tree.route(src["x"][sl])
         row = run.node_row[node]
         nb, k = run.bins["active"].shape
         batch_idx = np.repeat(np.arange(L), B)
-        inside = row >= 0
         if run.sources[s].target:
-            arm = run.frozen_arm[node].copy()
-            if inside.any():
-                p = probs[row[inside]]
-                u = run.rngs["arms"].random(int(inside.sum()))
-                arm[inside] = np.minimum((np.cumsum(p, axis=1) < u[:, None]).sum(axis=1), k - 1)
+            n_in = int(np.count_nonzero(row >= 0))
+            u = run.rngs["arms"].random(n_in) if n_in else np.empty(0)
+            arm = np.empty(node.size, dtype=np.int64)
+            _target_arms(node, row, run.frozen_arm, probs, u, arm)
             y = src["y"][sl][np.arange(arm.size), arm]
             reward = np.bincount(batch_idx, weights=y, minlength=L)
             regret = None
@@ -345,12 +355,44 @@ class SampleFeeder:
             arm = src["arm"][sl]
             y = src["y"][sl]
             extra = None
-        b_in, r_in, a_in, y_in = batch_idx[inside], row[inside], arm[inside], y[inside]
-        n_b = np.bincount(b_in * nb + r_in, minlength=L * nb).reshape(L, nb)
-        cell = (b_in * nb + r_in) * k + a_in
-        counts = np.bincount(cell, minlength=L * nb * k).reshape(L, nb, k)
-        vsum = np.bincount(cell, weights=y_in, minlength=L * nb * k).reshape(L, nb, k)
+        n_b = np.zeros((L, nb), dtype=np.int64)
+        counts = np.zeros((L, nb, k), dtype=np.int64)
+        vsum = np.zeros((L, nb, k))
+        _tally(row, arm, np.asarray(y, dtype=float), B, n_b, counts, vsum)
         return n_b, counts, vsum, extra
+
+
+@njit(cache=True)
+def _target_arms(node, row, frozen_arm, probs, u, arm):
+    """Algorithm 2 step 2 for dataset rows: a user in an active bin draws its arm from the bin's
+    policy by inversion (the number of cumulative probabilities below its uniform, at most
+    K - 1; the uniforms ``u`` go to these users in arrival order); a user in a frozen bin gets
+    the bin's last arm."""
+    k = probs.shape[1]
+    j = 0
+    for i in range(node.size):
+        if row[i] < 0:
+            arm[i] = frozen_arm[node[i]]
+            continue
+        cum, below = 0.0, 0
+        for a in range(k):
+            cum += probs[row[i], a]
+            below += cum < u[j]
+        arm[i] = min(below, k - 1)
+        j += 1
+
+
+@njit(cache=True)
+def _tally(row, arm, y, batch, n_b, counts, vsum):
+    """Per batch (rows of ``batch`` users), active bin and arm: the users n_b, counts and the sum
+    of their rewards vsum, added in arrival order (np.bincount's); users of frozen bins
+    (row < 0) are not counted."""
+    for i in range(row.size):
+        if row[i] >= 0:
+            g = i // batch
+            n_b[g, row[i]] += 1
+            counts[g, row[i], arm[i]] += 1
+            vsum[g, row[i], arm[i]] += y[i]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -383,7 +425,7 @@ class _Run:
         root = {"node": np.array([0]), "depth": np.array([0]), "active": np.ones((1, k), dtype=bool),
                 "t": np.zeros((1, S)), "su": np.zeros((1, S, k)), "sv": np.zeros((1, S, k)),
                 "ev": np.zeros((1, S, k)), "eu": np.zeros((1, S, k)), "bv": np.zeros((1, S, k)),
-                "est": np.zeros((1, k)), "contrib": np.zeros(1), "born": np.zeros(1, dtype=np.int64)}
+                "est": np.zeros((1, k)), "born": np.zeros(1, dtype=np.int64)}
         root.update(feeder.init(self))
         self.bins = root
         self.frozen_rate = 0.0
@@ -393,6 +435,11 @@ class _Run:
         self.max_depth = 0
         self._version, self._commits = 0, 0
         self._others_key = self._probs_key = self._split_key = self._depth_key = None
+        # the authors_code preset's target phase runs in the compiled loop of _expweights
+        self._compiled_target = (isinstance(feeder, MassFeeder) and config.arm_policy == "expweights"
+                                 and config.cb == "refcode" and config.noise == "inbin_only"
+                                 and config.band == "max_r_tau" and config.refine_arms == "pre"
+                                 and config.refine_rule == "all")
         self._reindex()
         for _ in range(config.initial_depth):  # a fixed partition: the complete tree, before any user
             self._apply_events(np.zeros(self.bins["active"].shape, dtype=bool),
@@ -410,10 +457,17 @@ class _Run:
         self.node_row[:] = -1
         self.node_row[self.bins["node"]] = np.arange(self.bins["node"].size)
 
+    def _policy_key(self, s: int):
+        """What source s's arm probabilities depend on: the partition and active sets (their
+        version), and for the target's exponential weights also the committed estimates."""
+        if self.sources[s].target and self.config.arm_policy == "expweights":
+            return self._version, self._commits
+        return self._version
+
     def target_probs(self) -> np.ndarray:
-        """The target policy's arm probabilities per active bin; cached until the next commit or
-        event (callers only read it)."""
-        key = (self._version, self._commits)
+        """The target policy's arm probabilities per active bin; cached until they can change
+        (:meth:`_policy_key`; callers only read it)."""
+        key = self._policy_key(self.target)
         if self._probs_key == key:
             return self._probs
         act = self.bins["active"]
@@ -429,7 +483,7 @@ class _Run:
     def arm_split(self, s: int, probs: np.ndarray) -> list[np.ndarray]:
         """The arm counts of a bin as successive binomials: P(arm j | not an earlier arm), j < K - 1
         (``probs`` is the policy of source s now; cached with it)."""
-        key = (s, self._version, self._commits)
+        key = (s, self._policy_key(s))
         if self._split_key != key:
             out, left_p = [], np.ones(probs.shape[0])
             for j in range(probs.shape[1] - 1):
@@ -440,10 +494,11 @@ class _Run:
             self._split, self._split_key = out, key
         return self._split
 
-    def _contrib(self) -> None:
-        if "mass_p" in self.bins:
-            p = self.target_probs()
-            self.bins["contrib"] = self.config.batch * self.bins["mass_p"] * (p * self.bins["gap"]).sum(axis=1)
+    def _regret_rate(self) -> float:
+        """Eq. (1) per target batch under the current policy (synthetic instances): the frozen
+        bins' rate plus sum_bins B P(bin) sum_k pi(k | bin) E[f* - f_k | bin]."""
+        p = self.target_probs()
+        return self.frozen_rate + (self.config.batch * self.bins["mass_p"] * (p * self.bins["gap"]).sum(axis=1)).sum()
 
     def _x_mask(self) -> int:
         if self.test_point is None:
@@ -457,38 +512,17 @@ class _Run:
     # -- events ---------------------------------------------------------------------------------
 
     def _apply_events(self, elim: np.ndarray, refine: np.ndarray, g: int) -> None:
+        """Apply batch g's decisions: the eliminations, then the refinements (Algorithm 1; the
+        children follow the kept bins, in split order), then freeze the bins with one arm left."""
         self._version += 1
         bins = self.bins
         if elim.any():
             self.n_elims += int(elim.sum())
             bins["active"] = bins["active"] & ~elim
-        keep = ~refine
-        new = []
-        for row in np.flatnonzero(refine):
-            node = int(bins["node"][row])
-            a, b = self.tree.split(node, self.rngs["splitter"])
-            self.n_splits += 1
-            lo = self.tree.lo[[a, b]]
-            hi = self.tree.hi[[a, b]]
-            parent = {key: val[row] for key, val in bins.items()}
-            child = self.feeder.children(self, parent, lo, hi, g + 1)
-            S, k = self.n_src, self.k
-            child.update({"node": np.array([a, b]), "depth": np.full(2, parent["depth"] + 1),
-                          "active": np.repeat(parent["active"][None], 2, axis=0),
-                          "t": np.zeros((2, S)), "su": np.zeros((2, S, k)), "sv": np.zeros((2, S, k)),
-                          "ev": np.zeros((2, S, k)), "eu": np.zeros((2, S, k)), "bv": np.zeros((2, S, k)),
-                          "est": np.zeros((2, k)), "contrib": np.zeros(2), "born": np.full(2, g + 1)})
-            self.max_depth = max(self.max_depth, int(parent["depth"]) + 1)
-            if self.trace is not None:
-                self.trace.append({"kind": "split", "g": g, "node": node, "children": (a, b),
-                                   "parent_active": parent["active"].copy(),
-                                   "child_active": child["active"].copy(),
-                                   "child_stats": float(np.abs(child["t"]).sum() + np.abs(child["su"]).sum()
-                                                        + np.abs(child["sv"]).sum())})
-            new.append(child)
-        bins = {key: val[keep] for key, val in bins.items()}
-        for child in new:
-            bins = {key: np.concatenate([bins[key], child[key]]) for key in bins}
+        children = [self._split_bin(row, g) for row in np.flatnonzero(refine)]
+        if children:
+            keep = ~refine
+            bins = {key: np.concatenate([val[keep], *(child[key] for child in children)]) for key, val in bins.items()}
         # freeze bins with one arm left: the policy there can no longer change
         single = bins["active"].sum(axis=1) == 1
         if single.any():
@@ -503,7 +537,28 @@ class _Run:
             bins = {key: val[~single] for key, val in bins.items()}
         self.bins = bins
         self._reindex()
-        self._contrib()
+
+    def _split_bin(self, row: int, g: int) -> dict:
+        """Split the bin in ``row`` after batch g (Algorithm 1): its two children's fields; they
+        inherit the active set and start with empty statistics for every source."""
+        bins, S, k = self.bins, self.n_src, self.k
+        node = int(bins["node"][row])
+        a, b = self.tree.split(node, self.rngs["splitter"])
+        self.n_splits += 1
+        child = self.feeder.children(self, row, self.tree.lo[[a, b]], self.tree.hi[[a, b]], g + 1)
+        active, depth = bins["active"][row], int(bins["depth"][row])
+        child.update({"node": np.array([a, b]), "depth": np.full(2, depth + 1),
+                      "active": np.repeat(active[None], 2, axis=0),
+                      "t": np.zeros((2, S)), "su": np.zeros((2, S, k)), "sv": np.zeros((2, S, k)),
+                      "ev": np.zeros((2, S, k)), "eu": np.zeros((2, S, k)), "bv": np.zeros((2, S, k)),
+                      "est": np.zeros((2, k)), "born": np.full(2, g + 1)})
+        self.max_depth = max(self.max_depth, depth + 1)
+        if self.trace is not None:
+            self.trace.append({"kind": "split", "g": g, "node": node, "children": (a, b),
+                               "parent_active": active.copy(), "child_active": child["active"].copy(),
+                               "child_stats": float(np.abs(child["t"]).sum() + np.abs(child["su"]).sum()
+                                                    + np.abs(child["sv"]).sum())})
+        return child
 
     def _reindex_tree_capacity(self) -> None:
         cap = self.tree.feature.size
@@ -514,56 +569,68 @@ class _Run:
 
     # -- statistics of a chunk ------------------------------------------------------------------
 
+    def _chunk_noise(self, s: int, n_b, shape) -> tuple:
+        """The Laplace noise on the chunk's U and V sums (None without privacy): per batch, bin
+        and arm, the sum of B draws (faithful: every user reports to every active bin), or of
+        the bin's users' only (the authors' code; laplace_sum's array path, inlined)."""
+        if not self.config.private:
+            return None, None
+        scale, noise, B = 4.0 / self.eps[s], self.rngs["noise"], self.config.batch
+        if self.config.noise == "faithful":
+            return laplace_sum(noise, B, scale, shape), laplace_sum(noise, B, scale, shape)
+        m = np.broadcast_to(n_b[..., None].astype(float), shape)
+        return (scale * (noise.standard_gamma(m) - noise.standard_gamma(m)),
+                scale * (noise.standard_gamma(m) - noise.standard_gamma(m)))
+
     def _chunk_stats(self, s: int, n_b, counts, vsum, L: int):
-        """Cumulative statistics at each batch of the chunk and the decision masks."""
+        """The chunk's statistics up to its first batch with an event (an elimination or a
+        refinement), or its last batch: (that batch's state, its decisions elim (bins, K) and
+        refine (bins,), its index in the chunk, event?). The state holds t, su, sv, est and r
+        (and the authors' bound's ev, eu, bv and allowed) of source s."""
         cfg, st, bins, B = self.config, self.settings, self.bins, self.config.batch
-        act = bins["active"]
-        counts = np.where(act, counts, 0)
-        vsum = np.where(act, vsum, 0.0)
-        if cfg.private:
-            scale = 4.0 / self.eps[s]
-            noise = self.rngs["noise"]
-            shape = counts.shape
-            if cfg.noise == "faithful":
-                du = counts + laplace_sum(noise, B, scale, shape)
-                dv = vsum + laplace_sum(noise, B, scale, shape)
-            else:  # laplace_sum's array path, inlined (the authors' code runs batch by batch)
-                m = np.broadcast_to(n_b[..., None].astype(float), shape)
-                du = counts + scale * (noise.standard_gamma(m) - noise.standard_gamma(m))
-                dv = vsum + scale * (noise.standard_gamma(m) - noise.standard_gamma(m))
-        else:
-            du, dv = counts.astype(float), vsum
-        su = bins["su"][:, s, :] + np.cumsum(du, axis=0)
-        sv = bins["sv"][:, s, :] + np.cumsum(dv, axis=0)
-        t = bins["t"][:, s][None, :] + B * np.arange(1, L + 1)[:, None]
-        out = {"su": su, "sv": sv, "t": t}
+        noise_u, noise_v = self._chunk_noise(s, n_b, counts.shape)
         tau_s, depth_ok = self._depth_terms()
         others = [m for m in range(self.n_src) if m != s]
-        if cfg.cb == "paper":
-            num, den, var = self._others_terms(s, others, act.shape)
-            a_, b_, c_ = _paper_terms(t[..., None], su, sv, self.eps[s], st.warmup, cfg.private,
-                                      cfg.var_private, cfg.var_nonprivate)
-            f, r = _radius(num + a_, den + b_, var + c_, st.c_n)
-            elim, refine = _decide(f, r, act, tau_s, depth_ok, cfg)
-            out["est"] = f
-            out["r"] = r
-        else:  # refcode: the authors' sum-of-cumulative-sums bound (spec A13 / 2.8 block)
-            eps = self.eps[s]
-            tt = t[..., None]
-            lam = np.where(tt > st.warmup, np.minimum(1.0, eps**2 * su / tt), 0.0)
-            ev = bins["ev"][:, s] + np.cumsum(sv * lam, axis=0)
-            eu = bins["eu"][:, s] + np.cumsum(su * lam, axis=0)
-            bv = bins["bv"][:, s] + np.cumsum(np.maximum(su, tt / eps**2) * lam**2, axis=0)
-            ev_o, eu_o, bv_o = self._others_terms(s, others, act.shape)
-            f = np.clip((ev + ev_o) / (eu + eu_o + 1e-4), 0.0, 1.0)
-            with np.errstate(divide="ignore"):
-                r = np.sqrt(bv + bv_o + 1e-4) / np.abs(eu + eu_o) * math.sqrt(st.c_n)
-            allowed = t >= st.warmup
-            elim, refine = _decide(f, r, act, tau_s, depth_ok, cfg)
-            elim &= allowed[..., None]
-            refine &= allowed
-            out.update({"ev": ev, "eu": eu, "bv": bv, "est": f, "allowed": allowed, "r": r})
-        return out, elim, refine
+        act = bins["active"]
+        if cfg.cb == "paper":  # compiled (_scan module docstring)
+            nb, k = act.shape
+            state = {"t": np.empty(nb), "su": np.empty((nb, k)), "sv": np.empty((nb, k)), "est": np.empty((nb, k)),
+                     "r": np.empty((nb, k))}
+            elim, refine = np.empty((nb, k), dtype=bool), np.empty(nb, dtype=bool)
+            if noise_u is None:
+                noise_u = noise_v = np.zeros(counts.shape)
+            i, hit = paper_scan(
+                counts, vsum, noise_u, noise_v, act, bins["t"], bins["su"], bins["sv"], s,
+                *self._others_terms(s, others, act.shape), self.eps[s] ** 2, st.warmup, cfg.private,
+                cfg.var_private, cfg.var_nonprivate, B, st.c_n, tau_s, depth_ok, _BANDS[cfg.band],
+                cfg.refine_arms == "post", _REFINE_RULES[cfg.refine_rule], state["t"], state["su"], state["sv"],
+                state["est"], state["r"], elim, refine)
+            return state, elim, refine, i, hit
+        # refcode: the authors' sum-of-cumulative-sums bound (spec A13 / 2.8 block), private
+        counts = np.where(act, counts, 0)
+        vsum = np.where(act, vsum, 0.0)
+        su = bins["su"][:, s, :] + np.cumsum(counts + noise_u, axis=0)
+        sv = bins["sv"][:, s, :] + np.cumsum(vsum + noise_v, axis=0)
+        t = bins["t"][:, s][None, :] + B * np.arange(1, L + 1)[:, None]
+        eps = self.eps[s]
+        tt = t[..., None]
+        lam = np.where(tt > st.warmup, np.minimum(1.0, eps**2 * su / tt), 0.0)
+        ev = bins["ev"][:, s] + np.cumsum(sv * lam, axis=0)
+        eu = bins["eu"][:, s] + np.cumsum(su * lam, axis=0)
+        bv = bins["bv"][:, s] + np.cumsum(np.maximum(su, tt / eps**2) * lam**2, axis=0)
+        ev_o, eu_o, bv_o = self._others_terms(s, others, act.shape)
+        f = np.clip((ev + ev_o) / (eu + eu_o + 1e-4), 0.0, 1.0)
+        with np.errstate(divide="ignore"):
+            r = np.sqrt(bv + bv_o + 1e-4) / np.abs(eu + eu_o) * math.sqrt(st.c_n)
+        allowed = t >= st.warmup
+        elim, refine = _decide(f, r, act, tau_s, depth_ok, cfg)
+        elim &= allowed[..., None]
+        refine &= allowed
+        hit = np.flatnonzero((elim.any(axis=-1) | refine).any(axis=1))
+        i = int(hit[0]) if hit.size else L - 1
+        state = {"t": t[i], "su": su[i], "sv": sv[i], "ev": ev[i], "eu": eu[i], "bv": bv[i], "est": f[i],
+                 "allowed": allowed[i], "r": r[i]}
+        return state, elim[i], refine[i], i, bool(hit.size)
 
     def _depth_terms(self) -> tuple[np.ndarray, np.ndarray]:
         """tau_s and depth < s_max per bin (constant until an event)."""
@@ -593,20 +660,20 @@ class _Run:
             self._others_key = key
         return self._others
 
-    def _commit(self, s: int, out: dict, i: int) -> None:
+    def _commit(self, s: int, state: dict) -> None:
         self._commits += 1
         bins = self.bins
-        bins["su"][:, s] = out["su"][i]
-        bins["sv"][:, s] = out["sv"][i]
-        bins["t"][:, s] = out["t"][i]
+        bins["su"][:, s] = state["su"]
+        bins["sv"][:, s] = state["sv"]
+        bins["t"][:, s] = state["t"]
         if self.config.cb == "refcode":
-            bins["ev"][:, s] = out["ev"][i]
-            bins["eu"][:, s] = out["eu"][i]
-            bins["bv"][:, s] = out["bv"][i]
-            upd = out["allowed"][i]
-            bins["est"][upd] = out["est"][i][upd]
+            bins["ev"][:, s] = state["ev"]
+            bins["eu"][:, s] = state["eu"]
+            bins["bv"][:, s] = state["bv"]
+            upd = state["allowed"]
+            bins["est"][upd] = state["est"][upd]
         else:
-            bins["est"] = out["est"][i]
+            bins["est"] = state["est"]
 
     # -- main loop --------------------------------------------------------------------------
 
@@ -617,8 +684,7 @@ class _Run:
         reward = np.zeros(nt) if isinstance(self.feeder, SampleFeeder) else None
         x_mask = np.zeros(nt, dtype=np.int64) if self.test_point is not None else None
         x_start = None
-        self._contrib()
-        g, chunk = 0, 16
+        g, chunk, window = 0, 16, 16
         while g < self.n_batches:
             s = int(self.batch_source[g])
             phase_end = self.source_start[s] + (self.sources[s].n // self.config.batch)
@@ -635,6 +701,14 @@ class _Run:
                 if not self.sources[s].target:
                     g = phase_end
                     continue
+            if self.sources[s].target and self._compiled_target:
+                mask = self._x_mask()  # the policy's, before the window's event is applied
+                done, hit = self._expweights_batches(s, g, min(window, phase_end - g), regret[gt:])
+                if x_mask is not None:
+                    x_mask[gt:gt + done] = mask
+                window = 16 if hit else min(2 * window, _MAX_WINDOW)
+                g += done
+                continue
             per_batch = max(1, nb * self.k)
             L = int(min(chunk, phase_end - g, max(1, _MAX_CHUNK_ELEMENTS // per_batch)))
             if self.sources[s].target and self.config.arm_policy == "expweights":
@@ -642,10 +716,7 @@ class _Run:
             probs = self.feeder.policy_probs(self, s)
             n_b, counts, vsum, extra = self.feeder.draw(self, s, g, L, probs)
             if nb:
-                out, elim, refine = self._chunk_stats(s, n_b, counts, vsum, L)
-                event = elim.any(axis=-1) | refine
-                hit = np.flatnonzero(event.any(axis=1))
-                i = int(hit[0]) if hit.size else L - 1
+                state, elim, refine, i, hit = self._chunk_stats(s, n_b, counts, vsum, L)
             else:
                 i = L - 1
             if self.sources[s].target:
@@ -655,20 +726,18 @@ class _Run:
                     if extra[1] is not None:
                         regret[span] = extra[1][: i + 1]
                 else:
-                    regret[span] = self.frozen_rate + self.bins["contrib"].sum()
+                    regret[span] = self._regret_rate()
                 if x_mask is not None:
                     x_mask[span] = self._x_mask()
             if nb:
-                self._commit(s, out, i)
-                if hit.size:
+                self._commit(s, state)
+                if hit:
                     if self.trace is not None:
-                        self._trace_decisions(s, out, elim[i], refine[i], g + i, i)
-                    self._apply_events(elim[i], refine[i], g + i)
+                        self._trace_decisions(s, state, elim, refine, g + i)
+                    self._apply_events(elim, refine, g + i)
                     chunk = max(16, 2 * (i + 1))
                 else:
                     chunk = 2 * chunk
-                    if self.config.arm_policy == "expweights":
-                        self._contrib()
             g += i + 1
         leaves = self._leaves()
         # eq. (1) sums per-bin contributions: partitions that differ but give the same policy
@@ -680,18 +749,44 @@ class _Run:
             n_eliminations=self.n_elims, seconds=time.perf_counter() - t0, settings=self.settings,
             leaves=leaves, trace=self.trace)
 
-    def _trace_decisions(self, s, out, elim, refine, g, i) -> None:
+    def _expweights_batches(self, s: int, g: int, n: int, regret: np.ndarray) -> tuple[int, bool]:
+        """Up to ``n`` target batches from batch g in the compiled loop of the authors_code preset
+        (:mod:`dpbandits.contextual._expweights`, the same draws and arithmetic as the per-batch
+        numpy path: _chunk_stats with L = 1), then the event of the last batch, if any, as the
+        main loop applies it. Writes the batches' regret from ``regret[0]``; returns (batches
+        simulated, event)."""
+        bins, st = self.bins, self.settings
+        nb, k = bins["active"].shape
+        tau_s, depth_ok = self._depth_terms()
+        ev_o, eu_o, bv_o = self._others_terms(s, [m for m in range(self.n_src) if m != s], (nb, k))
+        elim, refine = np.empty((nb, k), dtype=bool), np.empty(nb, dtype=bool)
+        r, allowed = np.empty((nb, k)), np.empty(nb, dtype=bool)
+        eps = self.eps[s]
+        done, hit = target_batches(
+            np.stack([q[g:g + n] for q in bins["seq"]], axis=1), bins["active"], bins["depth"], bins["est"],
+            bins["t"], bins["su"], bins["sv"], bins["ev"], bins["eu"], bins["bv"], s, bins["mass_p"], bins["gap"],
+            np.ascontiguousarray(bins["rew"][:, s, :]), ev_o, eu_o, bv_o, tau_s, depth_ok, self.config.batch,
+            eps**2, 4.0 / eps, st.warmup, math.sqrt(st.c_n), self.frozen_rate, self.rngs["arms"],
+            self.rngs["rewards"], self.rngs["noise"], regret, elim, refine, r, allowed)
+        self._commits += done
+        if hit:
+            if self.trace is not None:
+                self._trace_decisions(s, {"r": r, "allowed": allowed}, elim, refine, g + done - 1)
+            self._apply_events(elim, refine, g + done - 1)
+        return done, hit
+
+    def _trace_decisions(self, s, state, elim, refine, g) -> None:
         bins, st = self.bins, self.settings
         warm = (bins["t"] >= st.warmup).any(axis=1)
         if self.config.cb == "refcode":
-            warm = out["allowed"][i]
+            warm = state["allowed"]
         for row in np.flatnonzero(elim.any(axis=1) | refine):
             self.trace.append({
                 "kind": "decision", "g": g, "node": int(bins["node"][row]), "depth": int(bins["depth"][row]),
                 "lo": self.tree.lo[int(bins["node"][row])].copy(), "hi": self.tree.hi[int(bins["node"][row])].copy(),
                 "born": int(bins["born"][row]), "t_sum": float(bins["t"][row].sum()),
                 "batch": self.config.batch, "active": bins["active"][row].copy(),
-                "eliminated": elim[row].copy(), "refined": bool(refine[row]), "r": out["r"][i][row].copy(),
+                "eliminated": elim[row].copy(), "refined": bool(refine[row]), "r": state["r"][row].copy(),
                 "tau": float(tau(bins["depth"][row], self.d, st.tau_c)), "warm": bool(warm[row]),
                 "s_max": st.s_max})
 

@@ -9,10 +9,51 @@ Weights start from a seeded He-uniform draw (zero weights would make every ReLU 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
+from dpbandits.contextual._exact import einsum_dot, np_maximum
 from dpbandits.contextual.linear import _sigmoid
 
 __all__ = ["MLPModel"]
+
+
+@njit(cache=True)
+def _mlp_forward(params, x, h, pre, out):
+    """pre[r, b, k] = W1_k x_rb + b1_k (R, B, K, h) and the logits
+    out[r, b, k] = w2_k . relu(pre[r, b, k]) + b2_k (R, B, K)."""
+    r_, b_, d = x.shape
+    k_, p = params.shape[1:]
+    theta, xs = params.ravel(), x.ravel()
+    hid = np.empty(h)
+    for r in range(r_):
+        for b in range(b_):
+            for k in range(k_):
+                t0 = (r * k_ + k) * p
+                for j in range(h):
+                    pre[r, b, k, j] = einsum_dot(theta, t0 + j * d, xs, (r * b_ + b) * d, d) + theta[t0 + h * d + j]
+                    hid[j] = np_maximum(pre[r, b, k, j], 0.0)
+                out[r, b, k] = einsum_dot(hid, 0, theta, t0 + h * d + h, h) + theta[t0 + p - 1]
+
+
+@njit(cache=True)
+def _mlp_grads(params, x, arm, sig, y, pre, out):
+    """The pulled arm's log-loss gradient [dW1, db1, dw2, db2] (R, B, p) from its hidden
+    pre-activations ``pre`` (R, B, K, h) and prediction ``sig`` (R, B): delta = sig - y,
+    db2 = delta, dw2 = delta relu(pre), db1 = delta w2 1(pre > 0), dW1 = db1 x^T."""
+    r_, b_, d = x.shape
+    k_, p = params.shape[1:]
+    h = pre.shape[3]
+    for r in range(r_):
+        for b in range(b_):
+            a = arm[r, b]
+            delta = sig[r, b] - y[r, b]
+            for j in range(h):
+                dhid = delta * params[r, a, h * d + h + j] * (1.0 if pre[r, b, a, j] > 0.0 else 0.0)
+                for i in range(d):
+                    out[r, b, j * d + i] = dhid * x[r, b, i]
+                out[r, b, h * d + j] = dhid
+                out[r, b, h * d + h + j] = delta * np_maximum(pre[r, b, a, j], 0.0)
+            out[r, b, p - 1] = delta
 
 
 class MLPModel:
@@ -31,29 +72,27 @@ class MLPModel:
         params[..., h * d + h: h * d + 2 * h] = rng.uniform(-1, 1, size=(r, k, h)) * np.sqrt(6.0 / h)
         return params
 
-    def _unpack(self, params):
-        h, d = self.h, self.d
-        w1 = params[..., : h * d].reshape(params.shape[:-1] + (h, d))
-        b1 = params[..., h * d: h * d + h]
-        w2 = params[..., h * d + h: h * d + 2 * h]
-        b2 = params[..., -1]
-        return w1, b1, w2, b2
+    def forward(self, params, x) -> tuple[np.ndarray, np.ndarray]:
+        """params (R, K, p), x (R, B, d) -> the logits (R, B, K) and the hidden layer's
+        pre-activations (R, B, K, h) for :meth:`pulled_grads`."""
+        out = np.empty(x.shape[:2] + params.shape[1:2])
+        pre = np.empty(out.shape + (self.h,))
+        _mlp_forward(params, x, self.h, pre, out)
+        return out, pre
 
     def predict(self, params, x) -> np.ndarray:
         """params (R, K, p), x (R, B, d) -> (R, B, K)."""
-        w1, b1, w2, b2 = self._unpack(params)
-        pre = np.einsum("rkhd,rbd->rbkh", w1, x) + b1[:, None]
-        hid = np.maximum(pre, 0.0)
-        return _sigmoid(np.einsum("rbkh,rkh->rbk", hid, w2) + b2[:, None])
+        return _sigmoid(self.forward(params, x)[0])
+
+    def pulled_grads(self, params, x, arm, sig, y, hidden) -> np.ndarray:
+        """Log-loss gradient of the pulled arm's parameters (R, B, p), given its prediction
+        ``sig`` (R, B) and the hidden pre-activations of :meth:`forward`."""
+        out = np.empty(arm.shape + (self.p,))
+        _mlp_grads(params, x, arm, sig, y, hidden, out)
+        return out
 
     def grad(self, params, x, arm, y) -> np.ndarray:
         """Log-loss gradient of the pulled arm's parameters: (R, B, p)."""
-        theta = np.take_along_axis(params, arm[..., None], axis=1)  # (R, B, p)
-        w1, b1, w2, b2 = self._unpack(theta)
-        pre = np.einsum("rbhd,rbd->rbh", w1, x) + b1
-        hid = np.maximum(pre, 0.0)
-        delta = _sigmoid(np.einsum("rbh,rbh->rb", hid, w2) + b2) - y
-        dhid = delta[..., None] * w2 * (pre > 0)
-        dw1 = dhid[..., None] * x[..., None, :]
-        return np.concatenate([dw1.reshape(dw1.shape[:2] + (-1,)), dhid, delta[..., None] * hid,
-                               delta[..., None]], axis=-1)
+        logits, hidden = self.forward(params, x)
+        sig = np.take_along_axis(_sigmoid(logits), arm[..., None], axis=-1)[..., 0]
+        return self.pulled_grads(params, x, arm, sig, y, hidden)

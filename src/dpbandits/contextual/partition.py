@@ -9,7 +9,7 @@ bin has volume 2^-s and edges 2^-floor(s/d) or 2^-ceil(s/d), hence diameter at m
 so the longest-edge ties are exact in floating point.
 
 :class:`PartitionTree` stores the tree as flat arrays (feature, threshold, children) and routes a
-batch of contexts to its leaves in one vectorised descent per level.
+batch of contexts to its leaves in a compiled descent.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 __all__ = ["split_dimension", "split_box", "tau", "diameter_bound", "PartitionTree"]
 
@@ -48,6 +49,16 @@ def tau(depth, d: int, c_tau: float):
     """Refinement threshold c_tau 2^(-s/d): c_tau = 2 sqrt(d) is the paper's (17), c_tau = 1 the
     authors' code (spec A8)."""
     return c_tau * np.power(2.0, -np.asarray(depth, dtype=float) / d)
+
+
+@njit(cache=True)
+def _route(feature, threshold, left, right, x, node):
+    """Descend every row of x from the root: left when x[feature] < threshold (a NaN goes right)."""
+    for i in range(x.shape[0]):
+        at = 0
+        while left[at] >= 0:
+            at = left[at] if x[i, feature[at]] < threshold[at] else right[at]
+        node[i] = at
 
 
 class PartitionTree:
@@ -96,15 +107,9 @@ class PartitionTree:
 
     def route(self, x: np.ndarray) -> np.ndarray:
         """Leaf id of every row of ``x`` (half-open bins; ``x < threshold`` goes left)."""
-        x = np.atleast_2d(np.asarray(x, dtype=float))
-        node = np.zeros(x.shape[0], dtype=np.int64)
-        inner = self.left[node] >= 0
-        while inner.any():
-            idx = np.flatnonzero(inner)
-            nd = node[idx]
-            go_left = x[idx, self.feature[nd]] < self.threshold[nd]
-            node[idx] = np.where(go_left, self.left[nd], self.right[nd])
-            inner[idx] = self.left[node[idx]] >= 0
+        x = np.ascontiguousarray(np.atleast_2d(np.asarray(x, dtype=float)))
+        node = np.empty(x.shape[0], dtype=np.int64)
+        _route(self.feature, self.threshold, self.left, self.right, x, node)
         return node
 
     def leaves(self) -> np.ndarray:

@@ -444,7 +444,7 @@ def simulate_table(name: str, cfg: dict, root_seed: int, adult_manifest: str | N
     data_source, data_sha256, row counts) are columns; ``frame.attrs["provenance"]`` holds
     ``realdata.provenance`` for the Parquet metadata."""
     from dpbandits.contextual import realdata
-    from dpbandits.contextual.linear import LogisticModel, private_sgd_bandit
+    from dpbandits.contextual.linear import LogisticModel, private_sgd_bandits
     from dpbandits.contextual.nn import MLPModel
 
     tcfg = cfg["tables"]
@@ -484,20 +484,19 @@ def simulate_table(name: str, cfg: dict, root_seed: int, adult_manifest: str | N
             res = run_ldpmab(preset("primary", batch=batch), sources, seed, data=[*aux_data, target],
                              k=data.k, d=data.d)
             add("LDPMAB", "w", eps, eps_m, rep, res.reward_curve, res.seconds)
-    # Linear and NN, vectorised over repetitions (w: the first auxiliary dataset only, spec A25)
+    # Linear and NN, vectorised over repetitions and budgets (w: the first auxiliary dataset
+    # only, spec A25); each (method, w/wo, budget) has its own stream
     aux0 = (data.x_aux[0], y_a[0], orders["aux_order"][0], orders["aux_arm"][0]) if data.x_aux else None
     for method, model in (("Linear", LogisticModel(data.d)), ("NN", MLPModel(data.d))):
-        for eps in sorted({e for e, _ in TABLE_BUDGETS}):
-            rng = make_rng(root_seed, PAPER, "table", name, method, "wo", eps)
-            res = private_sgd_bandit(model, data.x_target, y_t, orders["target"], eps, batch, rng)
+        sgd_runs = [("wo", eps, math.nan, make_rng(root_seed, PAPER, "table", name, method, "wo", eps), None)
+                 for eps in sorted({e for e, _ in TABLE_BUDGETS})]
+        sgd_runs += [("w", eps, eps_m, make_rng(root_seed, PAPER, "table", name, method, "w", eps, eps_m),
+                   eps_m if aux0 is not None else None) for eps, eps_m in TABLE_BUDGETS]
+        results = private_sgd_bandits(model, data.x_target, y_t, orders["target"], batch,
+                                      [(eps, rng, aux_eps) for _, eps, _, rng, aux_eps in sgd_runs], aux=aux0)
+        for (flag, eps, eps_m, _, _), res in zip(sgd_runs, results, strict=True):
             for rep in range(runs):
-                add(method, "wo", eps, math.nan, rep, res.reward_curve[rep], math.nan)
-        for eps, eps_m in TABLE_BUDGETS:
-            rng = make_rng(root_seed, PAPER, "table", name, method, "w", eps, eps_m)
-            res = private_sgd_bandit(model, data.x_target, y_t, orders["target"], eps, batch, rng,
-                                     aux=aux0, aux_epsilon=eps_m)
-            for rep in range(runs):
-                add(method, "w", eps, eps_m, rep, res.reward_curve[rep], math.nan)
+                add(method, flag, eps, eps_m, rep, res.reward_curve[rep], math.nan)
     frame = pd.DataFrame(rows)
     shape = data.shape_row()
     for key, value in shape.items():

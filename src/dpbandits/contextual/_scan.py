@@ -1,0 +1,98 @@
+"""The engine's chunk scan for the paper's bound (26)-(28), compiled (every preset but
+``authors_code``; the engine is :mod:`dpbandits.contextual.ldpmab`).
+
+Between two decisions the policy is fixed, so the engine draws the statistics of a chunk of L
+future batches at once and looks for the first batch with an elimination or a refinement.
+:func:`paper_scan` walks the chunk batch by batch and stops at that batch: per batch i and active
+bin, for the source s being fed,
+
+* cumulative sums t_s = t + B (i + 1), SU_s = SU + sum_{j <= i} (U_j + noise), SV_s likewise;
+* per source, lambda = min(|eps^2 SU / t|, 1) once t >= W (1 without privacy), and the terms
+  lambda SV, lambda SU, lambda^2 max(sigma_p^2 t / eps^2, sigma_np^2 SU) (non-private:
+  sigma_np^2 max(SU, 0)); the other sources' terms are fixed during the chunk;
+* (26) f~ = sum lambda SV / sum lambda SU and (28) r = sqrt(C_n sum lambda^2 max(.)) / sum lambda SU,
+  f~ = 0 and r = +inf when the denominator is <= 0 (guard A4/A5);
+* elimination (16)/(29): k is removed when some active k' has f~_k' - rad_k' > f~_k + rad_k, with
+  rad = 2r (``band`` 0), r (1) or max(r, tau_s) (2);
+* refinement (17) on the arms left after (``post``) or before the eliminations: never (0), when
+  some arm has r < tau_s (1), or when every arm has (2); only below the depth cap.
+
+It returns exactly what the numpy formulation computed (the same operations in the same order;
+tested bit for bit), without computing the batches after the first event, whose draws the
+engine discards.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from dpbandits.contextual._exact import np_maximum, np_minimum
+
+__all__ = ["paper_scan"]
+
+
+@njit(cache=True, error_model="numpy")
+def paper_scan(counts, vsum, noise_u, noise_v, active, t0, su0, sv0, s, others_num, others_den, others_var,
+               eps2, warmup, private, var_p, var_np, batch, c_n, tau_s, depth_ok, band, refine_post,
+               refine_rule, t, su, sv, est, r, elim, refine):
+    """Scan the chunk (module docstring): ``counts``, ``vsum`` (L, bins, K) users and reward sums
+    per batch, bin and arm (inactive arms are ignored), ``noise_u``, ``noise_v`` their Laplace
+    noise (zeros without privacy); the bins' active sets, statistics t0 (bins, S), su0, sv0
+    (bins, S, K) and the source s being fed; the other sources' summed terms of (26)-(28).
+    Writes the state of the stopping batch: t, su, sv, the estimate est and radius r (bins, K),
+    and its decisions elim (bins, K), refine (bins,). Returns (index of the first batch with an
+    event or L - 1, event?)."""
+    n_batches, nb, k = counts.shape
+    cum_u = np.zeros((nb, k))
+    cum_v = np.zeros((nb, k))
+    for i in range(n_batches):
+        event = False
+        for b in range(nb):
+            t[b] = t0[b, s] + batch * (i + 1)
+            tt = t[b]
+            for j in range(k):
+                cum_u[b, j] = cum_u[b, j] + ((counts[i, b, j] if active[b, j] else 0) + noise_u[i, b, j])
+                cum_v[b, j] = cum_v[b, j] + ((vsum[i, b, j] if active[b, j] else 0.0) + noise_v[i, b, j])
+                su[b, j] = su0[b, s, j] + cum_u[b, j]
+                sv[b, j] = sv0[b, s, j] + cum_v[b, j]
+                if private:
+                    lam = np_minimum(abs(eps2 * su[b, j] / (tt if tt > 0 else 1.0)), 1.0) if tt >= warmup else 0.0
+                    v = np_maximum(var_p * tt / eps2, var_np * su[b, j])
+                else:
+                    lam = 1.0 if tt >= warmup else 0.0
+                    v = var_np * np_maximum(su[b, j], 0.0)
+                num = others_num[b, j] + lam * sv[b, j]
+                den = others_den[b, j] + lam * su[b, j]
+                var = others_var[b, j] + lam * lam * v
+                est[b, j] = num / den if den > 0 else 0.0
+                r[b, j] = math.sqrt(c_n * var) / den if den > 0 else np.inf
+            best_lcb = -np.inf
+            for j in range(k):
+                best_lcb = np_maximum(best_lcb, est[b, j] - _rad(r[b, j], tau_s[b], band) if active[b, j] else -np.inf)
+            some, every, left = False, True, False
+            for j in range(k):
+                elim[b, j] = active[b, j] and best_lcb > est[b, j] + _rad(r[b, j], tau_s[b], band)
+                arm = active[b, j] and not (refine_post and elim[b, j])
+                small = r[b, j] < tau_s[b]
+                some = some or (arm and small)
+                every = every and (small or not arm)
+                left = left or arm
+                event = event or elim[b, j]
+            refine[b] = depth_ok[b] and (some if refine_rule == 1 else (every and left) if refine_rule == 2 else False)
+            event = event or refine[b]
+        if event:
+            return i, True
+    return n_batches - 1, False
+
+
+@njit(cache=True, inline="always")
+def _rad(r, tau_s, band):
+    """The elimination band: 2r (16)/(29), r, or max(r, tau_s) (the calibrated presets)."""
+    if band == 0:
+        return 2.0 * r
+    if band == 1:
+        return r
+    return np_maximum(r, tau_s)
