@@ -314,3 +314,33 @@ def test_bad_config_file_is_rejected_before_any_job(repo, tmp_path, which, edit,
         args = ["--configfile", "bad.yaml"]
     proc = _snakemake(work, "--cores", "1", *args, *extra)
     _assert_rejected_before_any_job(work, proc, fragments)
+
+
+def test_stability_sweep_of_one_paper(smoke_run, tmp_path):
+    """`snakemake verdict_stability` with stability.papers = [quantile] on a finished smoke run:
+    the seed-dependent quantile checks rerun under the further seeds, the exact ones are read
+    once; the default target then fills the claims' stability column for quantile only, and the
+    glance table counts no swept rows (0/0) for the other papers."""
+    import shutil
+
+    work = shutil.copytree(smoke_run, tmp_path / "sweep", symlinks=True)
+    config = yaml.safe_load((work / "config" / "smoke.yaml").read_text())
+    config["stability"] = {"seeds": [1, 2], "papers": ["quantile"]}  # a config file is always complete
+    (work / "config" / "sweep.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    configs = ("--configfile", "config/sweep.yaml")
+    proc = _snakemake(work, "--cores", "2", "verdict_stability", *configs)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    outputs = [line for line in proc.stderr.splitlines() if line.strip().startswith("output:")]
+    assert outputs and not any("/seed7/" in line for line in outputs), "the root seed's results are reused"
+    sweep = pd.read_csv(work / R / "verdict_stability.csv")
+    assert set(sweep["paper"]) == {"quantile"}
+    assert sweep.groupby("check_id")["seed"].apply(sorted).map(tuple).eq((1, 2, 7)).all()
+    assert sweep["seed_free"].any() and not sweep["seed_free"].all()
+    proc = _snakemake(work, "--cores", "2", *configs)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    claims = pd.read_csv(work / R / "claims.csv", keep_default_na=False)
+    swept = claims["stability"] != ""
+    assert swept.any() and set(claims.loc[swept, "paper"]) == {"quantile"}
+    assert claims.loc[swept, "stability"].str.fullmatch(r"[0-3]/3").all()
+    glance = (work / R / "claims_at_a_glance.md").read_text().splitlines()
+    assert all("| 0/0 |" in line for line in glance if line.startswith(("| `online`", "| `dueling`")))

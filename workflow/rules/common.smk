@@ -173,14 +173,16 @@ def check_tables(paper):
 
 # ---- the verdict-stability sweep (stability.smk) ---------------------------------------------
 STABILITY_SEEDS = [SEED, *config["stability"]["seeds"]]
+STABILITY_PAPERS = config["stability"].get("papers", list(registry.PAPERS))
 STABILITY_TABLE = f"{REPORTS}/verdict_stability.csv"
 
 
 def stability_inputs():
-    """Every check's claim rows under every seed of the sweep (exact checks once)."""
+    """Every check's claim rows under every seed of the sweep (exact checks once), for the papers
+    of stability.papers."""
     files = []
-    for specs in CHECKS.values():
-        for spec in specs.values():
+    for paper in STABILITY_PAPERS:
+        for spec in CHECKS[paper].values():
             path = check_claims(spec, seed_pattern=True)
             if check_root(spec) == EXACT:
                 files.append(path)

@@ -32,6 +32,7 @@ from dpbandits.online.evidence import (
     perturbed_power,
     regime_below_trivial,
     shifted_power,
+    trivial_policy_power,
     trivial_regret,
 )
 from dpbandits.stats import loglog_slope
@@ -170,12 +171,7 @@ def check_ft2(tables, rng, n_boot, scale) -> CheckOutput:
     row = _claim("FT-2", "Thm 9 (App. D.2)", "theorem", claim,
                  "max over cells of upper 95% CI of R / bound", worst, np.nan, np.nan,
                  "<= 1", verdict, n_runs, scale)
-    return CheckOutput([row.with_evidence(
-        power="FAIL" if beaten else "PASS",
-        power_note=(f"alternative: an algorithm that does not learn (the trivial policy's regret "
-                    f"T mean_j Delta_j) exceeds the bound in {len(beaten)} of {n_cells} cells"
-                    + (f" (e.g. {beaten[0]}): the same rule FAILs it" if beaten else
-                       ": the bound is vacuous at this T, the same rule would PASS it")))])
+    return CheckOutput([row.with_evidence(**trivial_policy_power(beaten, n_cells))])
 
 
 FT3_TOLERANCE = 0.05  # FT-3: relative growth of R between T/100 and T still counted as "no growth"
