@@ -150,7 +150,8 @@ def from_log(log: Path, workdir: Path, scale: str, cores: int) -> tuple[dict, pd
     jobs["paper"] = jobs["rule"].map(paper_of)
     stamps = [dt.datetime.strptime(m, "%a %b %d %H:%M:%S %Y")
               for m in re.findall(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$", text, re.M)]
-    summary = {"when": dt.datetime.now().isoformat(timespec="seconds"), "scale": scale, "cores": cores,
+    when = min(stamps) if stamps else dt.datetime.now()  # the run's start, not this analysis
+    summary = {"when": when.isoformat(timespec="seconds"), "scale": scale, "cores": cores,
                "jobs": len(jobs), "wall_s": (max(stamps) - min(stamps)).total_seconds() if stamps else float("nan"),
                "cpu_s": float("nan"), "work_s": round(float(jobs["work"].sum()), 1),
                "startup_s": round(float(jobs["startup"].sum()), 1), "load_before": float("nan")}
