@@ -67,11 +67,13 @@ def rule_mw_cost(rng, ratios, n=50, alpha=0.05):
 
 
 def rule_mw_rank(rng, ratios, n=20, alpha=0.05):
-    """FIG-C2 (online): claim a < b in every member; PASS iff Holm rejects every one-sided
-    Mann-Whitney 'a < b', else FAIL."""
-    p = [mann_whitney_less(gamma_runs(rng, r, n), gamma_runs(rng, 1.0, n)) for r in ratios]
-    reject, _ = holm(p, alpha)
-    return "PASS" if reject.all() else "FAIL"
+    """FIG-C2 (online, figure_checks.check_ranking): claim a < b in every member; PASS iff every
+    one-sided Mann-Whitney 'a < b' rejects at alpha (intersection-union test), FAIL iff Holm
+    rejects some reversal 'a > b', else INCONCLUSIVE."""
+    runs = [(gamma_runs(rng, r, n), gamma_runs(rng, 1.0, n)) for r in ratios]
+    p_less = np.array([mann_whitney_less(a, b) for a, b in runs])
+    reversal, _ = holm([mann_whitney_less(b, a) for a, b in runs], alpha)
+    return "PASS" if (p_less < alpha).all() else "FAIL" if reversal.any() else "INCONCLUSIVE"
 
 
 def rule_wilcoxon_monotone(rng, exponent, n=50, alpha=0.05):
@@ -112,9 +114,8 @@ def rule_equivalence_mean(rng, scale, n=2000, tol=0.1):
 
 
 def rule_equal_family(rng, ratios, n=100, cv=0.25):
-    """F2-EQUAL (quantile EqualFamily): FAIL if Holm over two-sided Mann-Whitney tests rejects
-    equal distributions somewhere; PASS if every ratio-of-means CI (Bonferroni) lies in
-    [0.8, 1.25]; else INCONCLUSIVE."""
+    """F2-EQUAL (quantile EqualFamily, an equivalence test): PASS if every ratio-of-means CI
+    (Bonferroni) lies in [0.8, 1.25], FAIL if some CI lies outside it, else INCONCLUSIVE."""
     pairs = [(gamma_runs(rng, r, n, cv), gamma_runs(rng, 1.0, n, cv)) for r in ratios]
     return EqualFamily(pairs, rng, N_BOOT).verdict
 
@@ -179,12 +180,15 @@ CASES = [
      "must PASS", "6 members, 50 vs 50 runs", lambda r: rule_mw_cost(r, [1.5] * 6)),
     ("mann_whitney_less + holm", "BT-8: FAIL iff Holm rejects some 'a < b'", "one member mean(a) = 0.7 mean(b), 5 equal",
      "must FAIL", "6 members, 50 vs 50 runs", lambda r: rule_mw_cost(r, [0.7] + [1.0] * 5)),
-    ("mann_whitney_less + holm", "FIG-C2: PASS iff Holm rejects every 'a < b'", "mean(a) = 0.7 mean(b) in all 8 members",
+    ("mann_whitney_less + holm", "FIG-C2: PASS iff every 'a < b' rejects (IUT); FAIL iff Holm shows a reversal", "mean(a) = 0.7 mean(b) in all 8 members",
      "must PASS", "8 members, 20 vs 20 runs", lambda r: rule_mw_rank(r, [0.7] * 8)),
-    ("mann_whitney_less + holm", "FIG-C2: PASS iff Holm rejects every 'a < b'", "mean(a) = 0.5 mean(b) in all 8 members",
+    ("mann_whitney_less + holm", "FIG-C2: PASS iff every 'a < b' rejects (IUT); FAIL iff Holm shows a reversal", "mean(a) = 0.5 mean(b) in all 8 members",
      "must PASS", "8 members, 20 vs 20 runs", lambda r: rule_mw_rank(r, [0.5] * 8)),
-    ("mann_whitney_less + holm", "FIG-C2: PASS iff Holm rejects every 'a < b'", "one member a = b, 7 with mean(a) = 0.5 mean(b)",
+    ("mann_whitney_less + holm", "FIG-C2: PASS iff every 'a < b' rejects (IUT); FAIL iff Holm shows a reversal", "one member a = b, 7 with mean(a) = 0.5 mean(b)",
      "must FAIL", "8 members, 20 vs 20 runs", lambda r: rule_mw_rank(r, [1.0] + [0.5] * 7)),
+    ("mann_whitney_less + holm", "FIG-C2: PASS iff every 'a < b' rejects (IUT); FAIL iff Holm shows a reversal",
+     "one member reversed, mean(a) = 2 mean(b), 7 with mean(a) = 0.5 mean(b)",
+     "must FAIL", "8 members, 20 vs 20 runs", lambda r: rule_mw_rank(r, [2.0] + [0.5] * 7)),
     ("wilcoxon_less + holm", "T-2.6c: PASS iff means decrease and >= 3/4 adjacent paired tests reject",
      "regret ~ eps^(-2/3), paired runs (CV 0.3 x 0.3)", "must PASS", "5 eps, 50 paired runs",
      lambda r: rule_wilcoxon_monotone(r, -2 / 3)),
@@ -218,16 +222,16 @@ CASES = [
      "abs(Laplace), true mean 1.1", "boundary", "2000 draws", lambda r: rule_equivalence_mean(r, 1.1)),
     ("mean_ci (equivalence band)", "A4-NOISE-like: 95% CI of the mean inside 1 +- 0.1",
      "abs(Laplace), true mean 1.25", "must FAIL", "2000 draws", lambda r: rule_equivalence_mean(r, 1.25)),
-    ("bootstrap_ratio_of_means + MW + holm (EqualFamily)", "F2-EQUAL: no Holm rejection; ratio CIs in [0.8, 1.25]",
+    ("bootstrap_ratio_of_means, Bonferroni (EqualFamily)", "F2-EQUAL: TOST, every ratio CI in [0.8, 1.25]; FAIL: a CI outside",
      "equal distributions in all 5 members (CV 0.25)", "must PASS", "5 members, 100 vs 100 runs",
      lambda r: rule_equal_family(r, [1.0] * 5)),
-    ("bootstrap_ratio_of_means + MW + holm (EqualFamily)", "F2-EQUAL: no Holm rejection; ratio CIs in [0.8, 1.25]",
+    ("bootstrap_ratio_of_means, Bonferroni (EqualFamily)", "F2-EQUAL: TOST, every ratio CI in [0.8, 1.25]; FAIL: a CI outside",
      "equal distributions in all 5 members (CV 0.5)", "must PASS", "5 members, 100 vs 100 runs",
      lambda r: rule_equal_family(r, [1.0] * 5, cv=0.5)),
-    ("bootstrap_ratio_of_means + MW + holm (EqualFamily)", "F2-EQUAL: no Holm rejection; ratio CIs in [0.8, 1.25]",
-     "one member ratio of means 1.1 (inside the band; the MW test sees the difference), 4 equal (CV 0.25)",
+    ("bootstrap_ratio_of_means, Bonferroni (EqualFamily)", "F2-EQUAL: TOST, every ratio CI in [0.8, 1.25]; FAIL: a CI outside",
+     "one member ratio of means 1.1 (inside the band; a rank test would see it), 4 equal (CV 0.25)",
      "must PASS", "5 members, 100 vs 100 runs", lambda r: rule_equal_family(r, [1.1] + [1.0] * 4)),
-    ("bootstrap_ratio_of_means + MW + holm (EqualFamily)", "F2-EQUAL: no Holm rejection; ratio CIs in [0.8, 1.25]",
+    ("bootstrap_ratio_of_means, Bonferroni (EqualFamily)", "F2-EQUAL: TOST, every ratio CI in [0.8, 1.25]; FAIL: a CI outside",
      "one member ratio of means 1.5, 4 equal (CV 0.25)", "must FAIL", "5 members, 100 vs 100 runs",
      lambda r: rule_equal_family(r, [1.5] + [1.0] * 4)),
 ]
