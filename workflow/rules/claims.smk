@@ -9,7 +9,6 @@ localrules:
 rule claims:
     input:
         claims=[f for paper in CHECKS for f in claim_files(paper)],
-        stability=stability_table(),
     output:
         csv=report(
             f"{REPORTS}/claims.csv",
@@ -23,5 +22,6 @@ rule claims:
     params:
         config=job_config("seed"),
         code=code("claims"),
+        stability=stability_table(),
     run:
         run_job(script("claims"), input, output, params, wildcards, log, workflow)

@@ -1,6 +1,7 @@
 # Shared set-up: config validation (before any job runs), the output roots, what each job depends
 # on (params.config and params.code, see dpbandits.provenance) and the helper functions, so that
 # rules carry no lambdas.
+import hashlib
 from pathlib import Path
 
 from dpbandits import registry
@@ -192,9 +193,14 @@ def stability_inputs():
 
 
 def stability_table():
-    """The sweep's table as an input of the claims, once it exists (its rows fill the claims'
-    stability column); none before the first sweep."""
-    return [STABILITY_TABLE] if Path(STABILITY_TABLE).exists() else []
+    """``params.stability`` of the claims: the sweep's table and the SHA-256 of its bytes, once it
+    exists (its rows fill the claims' stability column; a new sweep reruns the claims); empty
+    before the first sweep. A param, not an input, so that the default target never pulls the
+    sweep (N times the work) into its DAG, e.g. after a code change or on a fresh clone."""
+    path = Path(STABILITY_TABLE)
+    if not path.is_file():
+        return {}
+    return {"table": STABILITY_TABLE, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
 # ---- online paper (Hu, Huang, Mehta & Hegde) ---------------------------------------------------

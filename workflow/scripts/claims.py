@@ -13,9 +13,8 @@ from dpbandits.tables import CSV_FLOAT
 
 def main(job):
     frame = combine_claims(list(job.input.claims))
-    if job.input.stability:
-        path = job.input.stability if isinstance(job.input.stability, str) else job.input.stability[0]
-        sweep = pd.read_csv(path, dtype={"check_id": str, "reason": str}, keep_default_na=False,
+    if job.params.stability:  # the sweep's table (a param: the sweep is not part of the default DAG)
+        sweep = pd.read_csv(job.params.stability["table"], dtype={"check_id": str, "reason": str}, keep_default_na=False,
                             na_values={"value": [""], "ci_low": [""], "ci_high": [""]})
         frame["stability"] = stability_column(frame, sweep, int(job.config["seed"]))
     with atomic_path(job.output.csv) as tmp:
