@@ -174,7 +174,8 @@ def family_table(jobs: pd.DataFrame) -> pd.DataFrame:
 
 def write_markdown(history: pd.DataFrame, families: pd.DataFrame) -> None:
     lines = ["# Workflow timing (benchmarks/bench_workflow.py)", "",
-             "Whole runs (`snakemake --cores N --forceall` on a fresh copy). `work`: the sum of the jobs' own",
+             "Whole runs (`snakemake --cores N --forceall`: on a fresh copy, or read from a run's log with",
+             "`--from-log`). `work`: the sum of the jobs' own",
              "measured time; `startup`: the rest of their time as Snakemake saw it (interpreter, imports,",
              "job handling). Machine: 2 cores; `load_before` is the load average when the run started.", "",
              _markdown(history), ""]
