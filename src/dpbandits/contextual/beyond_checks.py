@@ -26,9 +26,10 @@ EPS<eps>
 BH-ONSET-EXPONENT    report       onset ~ eps^-a: a with its CI (primary)
 T-2.6-PAST-EPS<eps>  theorem      past the onset the n-slope of regret is at most the theorem's 2/3
                                   (+ 0.2, the spec's T-2.6b tolerance; log factors add < 0.03)
-T-2.6-PAST-EPSEXP    theorem      at the largest n where >= 3 eps are past their onsets, the
-                                  eps-exponent of regret is in [-1.2, -0.3] (theory -2/3, spec
-                                  T-2.6c band), runs paired across eps by their seed
+T-2.6-PAST-EPSEXP    theorem      over the n where >= 2 eps are past their onsets (>= 3 at one n),
+                                  the eps-exponent of regret (one slope common to the n, an
+                                  intercept per n) is in [-1.2, -0.3] (theory -2/3, spec T-2.6c
+                                  band), runs paired across eps by their seed
 T-2.6-PAST-D<d>      theorem      d = 1, 3 (eps = 8): past the onset the n-slope is at most the
                                   theorem's 1 - 2/(2 + 2d) (+ 0.2)
 T-2.6-PAST-DIM       report       the slopes past the onset by d against 1/2, 2/3, 3/4
@@ -68,7 +69,8 @@ from dpbandits.experiments.contextual_beyond import (
     uniform_per_round,
 )
 from dpbandits.guards import shifted_ci_power
-from dpbandits.stats import loglog_slope, paired_loglog_slope
+from dpbandits.stats import loglog_slope
+from dpbandits.stats.common_slope import common_slope
 from dpbandits.stats.slopes import fit_line
 
 __all__ = ["INNER_BOOT", "SLOPE_TOL", "theory_n_slope", "curves", "Onset", "onset_of", "check_onset",
@@ -368,39 +370,46 @@ def check_t26_past(tables, rng, n_boot, scale) -> CheckOutput:
 
 
 def _eps_exponent(cs, onsets, rng, n_boot, scale):
-    """T-2.6-PAST-EPSEXP: the eps-exponent at the largest grid n where the most eps (>= 3) are in
-    their rate regimes (:attr:`Onset.regime_n`); runs paired across eps (the same seed at each
-    (n, repetition))."""
+    """T-2.6-PAST-EPSEXP: the eps-exponent shared by every grid n at which two or more eps are in
+    their rate regimes (:attr:`Onset.regime_n`), one intercept per n
+    (:func:`dpbandits.stats.common_slope.common_slope`: the theorem's regret is C(n) eps^(-2/3) at
+    every n); at each n the runs are paired across eps (the same seed per repetition) and
+    resampled whole. Its regime: some n with three or more eps in their regimes. Issue 18: judged
+    at the one n with three eps, the fit had one residual degree of freedom and its lack-of-fit CI
+    flipped the verdict across root seeds (3 of 5)."""
     common = sorted(set.intersection(*(set(ns.tolist()) for ns, _ in cs.values()))) if cs else []
-    best = None
+    used = []
     for n in common:
-        past = [e for e in cs if onsets[e].regime_index >= 0 and n >= onsets[e].regime_n]
-        if best is None or len(past) >= len(best[1]):
-            best = (n, past)
+        past = sorted(e for e in cs if onsets[e].regime_index >= 0 and n >= onsets[e].regime_n)
+        if len(past) >= 2:
+            used.append((n, past))
     theory = -2.0 / 3.0
-    if best is None or len(best[1]) < 2:
+    if not used:
         return _claim("T-2.6-PAST-EPSEXP", "Thm 2.6, eq. (7)", "theorem",
                       "[primary] the eps-exponent past the onset: no grid n with two eps past their onsets",
                       "log-log slope of mean regret on eps", np.nan, np.nan, np.nan,
                       f"CI within [{EPS_BAND[0]:g}, {EPS_BAND[1]:g}]", "INCONCLUSIVE", 0, scale).with_evidence(
             regime=False, regime_note="no grid n where two or more eps are past their onsets")
-    n, used = best
-    eps = np.array(sorted(used))
-    mat = np.column_stack([cs[e][1][list(cs[e][0]).index(n)] * n for e in eps])
-    fit = paired_loglog_slope(eps, mat, rng, n_boot)
-    reached = len(used) >= 3
-    note = (f"n = {fmt_n(n)}: eps in {{{', '.join(f'{e:g}' for e in eps)}}} in their rate regimes (more than "
-            f"{REL_REGIME:.0%} below the uniform policy's)" + ("" if reached else "; fewer than 3 eps in their regimes at a common n"))
-    others = [e for e in cs if e not in used]
-    if others:
-        note += f" (eps = {', '.join(f'{e:g}' for e in others)} not in their regimes there)"
+    u_g, y_g, b_g, n_runs = [], [], [], 0
+    for n, eps in used:
+        mat = np.column_stack([cs[e][1][list(cs[e][0]).index(n)] for e in eps])  # repetitions x eps
+        idx = rng.integers(0, mat.shape[0], size=(n_boot, mat.shape[0]))
+        u_g.append(np.log(eps))
+        y_g.append(np.log(mat.mean(axis=0)))
+        b_g.append(np.log(np.maximum(mat[idx].mean(axis=1), np.finfo(float).tiny)))
+        n_runs += int(mat.size)
+    fit = common_slope(u_g, y_g, b_g, rng)
+    reached = max(len(eps) for _, eps in used) >= 3
+    where = "; ".join(f"n = {fmt_n(n)}: eps {', '.join(f'{e:g}' for e in eps)}" for n, eps in used)
+    note = (f"{where} in their rate regimes (more than {REL_REGIME:.0%} below the uniform policy's)"
+            + ("" if reached else "; fewer than 3 eps in their regimes at any common n"))
     return _claim("T-2.6-PAST-EPSEXP", "Thm 2.6, eq. (7)", "theorem",
-                  f"[primary] past the onsets, at n = {fmt_n(n)}, the eps-exponent of the regret over eps in "
-                  f"{{{', '.join(f'{e:g}' for e in eps)}}} is near the theory's {theory:.3g} ({_lof(fit)}; runs paired "
-                  "across eps by their seed)",
-                  "log-log slope of mean regret on eps (paired bootstrap)", fit.slope, fit.ci_low, fit.ci_high,
-                  f"CI within [{EPS_BAND[0]:g}, {EPS_BAND[1]:g}] (spec T-2.6c band)",
-                  band_verdict(fit.ci_low, fit.ci_high, *EPS_BAND), int(mat.size), scale).with_evidence(
+                  f"[primary] past the onsets the eps-exponent of the regret is near the theory's {theory:.3g} "
+                  f"(one exponent over the grid n with two or more eps in their regimes, one intercept per n: {where}; "
+                  f"{_lof(fit)}; runs paired across eps by their seed)",
+                  "log-log slope of mean regret on eps, common to the n (paired bootstrap)", fit.slope, fit.ci_low,
+                  fit.ci_high, f"CI within [{EPS_BAND[0]:g}, {EPS_BAND[1]:g}] (spec T-2.6c band)",
+                  band_verdict(fit.ci_low, fit.ci_high, *EPS_BAND), n_runs, scale).with_evidence(
         regime=reached, regime_note=note,
         **shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, 0.0, *EPS_BAND, label="no eps dependence (exponent 0)"))
 

@@ -79,6 +79,8 @@ from dpbandits.contextual.evidence import (
     at_floor,
     binomial_tail,
     cell_status,
+    contradicted,
+    contradiction_p,
     family_verdict,
     order_status,
     ratio_ci,
@@ -187,9 +189,10 @@ def elimination_batches(masks, start, full: int) -> np.ndarray:
 
 
 def _f6_jumpstart(t, preset, scale, check_id, kind="figure"):
-    """One-sided paired Wilcoxon of the first elimination batch at x, effective vs none. Every
-    run of both settings censored at the horizon (no elimination at all) is the floor guard's:
-    the elimination times cannot be compared. A PASS is itself a significant test."""
+    """One-sided paired Wilcoxon of the first elimination batch at x, effective vs none (FAIL:
+    evidence.contradiction_p significant at evidence.CONTRADICT_ALPHA). Every run of both settings
+    censored at the horizon (no elimination at all) is the floor guard's: the elimination times
+    cannot be compared. A PASS is itself a significant test."""
     eff = _sel(t, preset=preset, setting="effective")
     none = _sel(t, preset=preset, setting="none")
     te = elimination_batches(eff["x_mask"], eff["x_mask_start"], 7)
@@ -202,7 +205,7 @@ def _f6_jumpstart(t, preset, scale, check_id, kind="figure"):
                   f"[{preset}] Effective auxiliary data (n_Q = 500, eps_1 = 8) bring the first elimination at x = (1/3, 1/3) forward "
                   f"(median batch {np.median(te):g} vs {np.median(tn):g}; {never})",
                   "one-sided paired Wilcoxon p-value, T_elim(effective) < T_elim(none)", p, p, p,
-                  "p < 0.05 (FAIL: not earlier on average)", VERDICT[cell_status(p, float(np.mean(te - tn)))],
+                  "p < 0.05 (FAIL: not earlier by 0.5%, p < 0.01)", VERDICT[cell_status(p, contradiction_p(te, tn))],
                   len(te) + len(tn), scale).with_evidence(
         floor=censored,
         floor_note=("every run of both settings is censored at the horizon (no elimination at x within "
@@ -220,8 +223,8 @@ def check_f6(tables, rng, n_boot, scale):
     claims.append(_claim("F6-REGRET", "Fig. 6", "figure",
                          f"[primary] Effective auxiliary data lower the global average regret at t = n_P (mean {eff.mean() / n:.3f} vs "
                          f"{none.mean() / n:.3f}; the uniform policy's {U:.3f})",
-                         "one-sided paired Wilcoxon p-value", p, p, p, "p < 0.05 (FAIL: not lower on average)",
-                         VERDICT[cell_status(p, float(eff.mean() - none.mean()))], eff.size + none.size, scale)
+                         "one-sided paired Wilcoxon p-value", p, p, p, "p < 0.05 (FAIL: not lower by 0.5%, p < 0.01)",
+                         VERDICT[cell_status(p, contradiction_p(eff, none))], eff.size + none.size, scale)
                   .with_evidence(floor=floor,
                                  floor_note=("both settings sit at the uniform policy's regret: the auxiliary data do not "
                                              "move primary off it, and the comparison has no power") if floor
@@ -323,9 +326,12 @@ def check_f7b(tables, rng, n_boot, scale):
     slope(a) + 0.05 would pass with auxiliary data that have no effect, so the row tests the
     paper's claim: slope(b) - slope(a) < 0, CI of the difference of two fits on the same n grid
     with its own lack of fit). Cells (eps, n_P) where both curves sit at the uniform policy's
-    regret, and eps whose two curves both end there, are not judged (floor guard)."""
+    regret, and eps whose two curves both end there, are not judged (floor guard). A cell FAILs
+    only when its contradiction (evidence.contradiction_p) is significant (Holm at
+    evidence.CONTRADICT_ALPHA over the testable cells)."""
     t = tables["fig7"]
     statuses, labels, slope_v, slope_labels, worst_gap, p_slope = [], [], [], [], None, []
+    reverse = {}
     for eps in EPS_GRID[:-1]:
         ns = np.sort(t["n_target"].unique())
         cell_p, cell_ix = [], []
@@ -335,14 +341,15 @@ def check_f7b(tables, rng, n_boot, scale):
             if _tied_at_floor([a, b], [n * U] * 2, rng, n_boot):
                 statuses.append("untestable")
             else:
-                statuses.append("fail")
-                cell_p.append((wilcoxon_less(b, a), float(b.mean() - a.mean())))
+                statuses.append("undecided")
+                cell_p.append(wilcoxon_less(b, a))
                 cell_ix.append(len(statuses) - 1)
+                reverse[len(statuses) - 1] = contradiction_p(b, a)
             labels.append(f"eps = {eps:g}, n_P = {int(n):,}")
         if cell_p:
-            reject, _ = holm([p for p, _ in cell_p], 0.05)
-            for ix, r, (_, diff) in zip(cell_ix, reject, cell_p, strict=True):
-                statuses[ix] = cell_status(0.0 if r else 1.0, diff)
+            reject, _ = holm(cell_p, 0.05)
+            for ix, r in zip(cell_ix, reject, strict=True):
+                statuses[ix] = "pass" if r else "undecided"
         na, ga = _n_groups(t, preset="primary", panel="a", epsilon=eps)
         nb, gb = _n_groups(t, preset="primary", panel="b", epsilon=eps)
         if _tied_at_floor([ga[-1], gb[-1]], [na[-1] * U] * 2, rng, n_boot):
@@ -354,6 +361,8 @@ def check_f7b(tables, rng, n_boot, scale):
         p_slope.append(float(np.mean(d.boots >= 0)))
         if worst_gap is None or d.ci_high > worst_gap[2]:
             worst_gap = (d.slope, d.ci_low, d.ci_high, eps)
+    for ix, c in zip(reverse, contradicted(list(reverse.values())), strict=True):
+        statuses[ix] = cell_status(0.0 if statuses[ix] == "pass" else 1.0, 0.0 if c else 1.0)
     claims = [_family_claim("F7b-HELPS", "Fig. 7(b)", "figure",
                             "[primary] Auxiliary data (n_Q = 5000, eps_1 = 8) lower the regret at every eps <= 8 and n_P "
                             "(one-sided paired Wilcoxon, Holm over the testable n_P per eps)", statuses, labels, 0.8,
@@ -399,33 +408,35 @@ def _positive_nq(table):
 
 def _aux_cell(base, curves, nqs, level, rng, n_boot):
     """One cell of "more auxiliary data lower the regret" (T-3.4a's criterion): the one-sided
-    paired Wilcoxon p of R(n_Q max) < R(0), and the cell's status before Holm: "untestable" when
-    the baseline and every n_Q sit at the uniform policy's regret or the n_Q curve fails rho <=
-    -0.8 only through ties at that floor; else "order-ok" / "fail" on the rho criterion."""
+    paired Wilcoxon p of R(n_Q max) < R(0), the cell's status before Holm ("untestable" when the
+    baseline and every n_Q sit at the uniform policy's regret or the n_Q curve fails rho <= -0.8
+    only through ties at that floor; else "order-ok" / "fail" on the rho criterion) and the
+    contradiction's p (R(n_Q max) not below R(0) by the tie margin, for :func:`_holm_family`'s contradictions)."""
     groups = [base, *curves]
     p = wilcoxon_less(curves[-1], base)
-    diff = float(curves[-1].mean() - base.mean())
+    p_reverse = contradiction_p(curves[-1], base)
     if _tied_at_floor(groups, [level] * len(groups), rng, n_boot):
-        return p, "untestable", diff
+        return p, "untestable", p_reverse
     st = order_status(np.concatenate([[0], nqs]), groups, [level] * len(groups), rng, n_boot, sign=-1, threshold=0.8,
                       paired=True)
-    return p, {"pass": "order-ok", "fail": "fail", "untestable": "untestable"}[st.status], diff
+    return p, {"pass": "order-ok", "fail": "fail", "untestable": "untestable"}[st.status], p_reverse
 
 
 def _holm_family(cells):
-    """Cells (p, pre-status, diff) -> statuses after Holm over the cells that can be tested:
-    "pass" needs the order and a Holm-significant decrease, "fail" a failed order or no decrease
-    at all (diff = mean treated - mean control >= 0), else "undecided"; also the largest
-    Holm-adjusted p of the passing cells."""
+    """Cells (p, pre-status, p_reverse) -> statuses after Holm over the cells that can be
+    tested: "pass" needs the order and a Holm-significant decrease, "fail" a failed order or a
+    significant contradiction (evidence.contradiction_p, Holm at evidence.CONTRADICT_ALPHA), else
+    "undecided"; also the largest Holm-adjusted p of the passing cells."""
     idx = [i for i, c in enumerate(cells) if c[1] != "untestable"]
     statuses = ["untestable"] * len(cells)
     p_pass = 1.0
     if idx:
         reject, adj = holm([cells[i][0] for i in idx], 0.05)
+        against = contradicted([cells[i][2] for i in idx])
         passing = []
-        for i, r, a in zip(idx, reject, adj, strict=True):
-            _, pre, diff = cells[i]
-            statuses[i] = "fail" if pre == "fail" else cell_status(0.0 if r else 1.0, diff)
+        for i, r, a, c in zip(idx, reject, adj, against, strict=True):
+            pre = cells[i][1]
+            statuses[i] = "fail" if pre == "fail" else cell_status(0.0 if r else 1.0, 0.0 if c else 1.0)
             if statuses[i] == "pass":
                 passing.append(a)
         p_pass = max(passing) if passing else 1.0
@@ -678,7 +689,7 @@ def check_f9c(tables, rng, n_boot, scale):
                 a, b = hi_first["regret"].to_numpy(), lo_first["regret"].to_numpy()
                 level = int(hi_first["n_target"].iloc[0]) * U
                 floor = _tied_at_floor([a, b], [level, level], rng, n_boot)
-                cells.append((wilcoxon_less(a, b), "untestable" if floor else "order-ok", float(a.mean() - b.mean())))
+                cells.append((wilcoxon_less(a, b), "untestable" if floor else "order-ok", contradiction_p(a, b)))
                 labels.append(f"{panel}, eps = {eps:g}, n_Q = {int(n):,}")
                 best_low += int(((lo_first["x_mask_start"].to_numpy() & 1) == 0).sum())
                 best_high += int(((hi_first["x_mask_start"].to_numpy() & 1) == 0).sum())
@@ -849,16 +860,30 @@ def _t2_rules(t: pd.DataFrame, datasets, batch: int, rng, n_boot):
         out["all_floor"] &= all(floors.values()) and at_floor(*ratio_ci(abse, level, rng, n_boot))
         out["labels"].append(f"{c.dataset} (eps, eps_m) = ({c.epsilon:g}, {c.eps_aux:g}) {c.t}")
         w, wo, lin = vals["LDPMAB w"], vals["LDPMAB wo"], vals["Linear wo"]
-        # each claim is diff < 0 (rewards: the claimed winner's mean subtracted)
-        out["aux"].append("untestable" if floors["LDPMAB w"] and floors["LDPMAB wo"]
-                          else cell_status(wilcoxon_less(wo, w), float(wo.mean() - w.mean())))
-        out["nonpar"].append("untestable" if floors["LDPMAB wo"] and floors["Linear wo"]
-                             else cell_status(wilcoxon_less(lin, wo), float(lin.mean() - wo.mean())))
+        # each claim is one-sided (rewards: the claimed winner ahead); a cell's two one-sided p-values
+        out["aux"].append(None if floors["LDPMAB w"] and floors["LDPMAB wo"] else _two_sided_pair(wo, w))
+        out["nonpar"].append(None if floors["LDPMAB wo"] and floors["Linear wo"] else _two_sided_pair(lin, wo))
         for m in ("LDPMAB wo", "Linear wo", "NN wo"):
-            v = vals[m]
             out["cost_labels"].append(f"{m}, {out['labels'][-1]}")
-            out["cost"].append(cell_status(wilcoxon_less(v, abse), float(v.mean() - abse.mean())))
+            out["cost"].append(_two_sided_pair(vals[m], abse))
+    for rule in ("aux", "nonpar", "cost"):
+        out[rule] = _cell_statuses(out[rule])
     return r, out
+
+
+def _two_sided_pair(loser, winner) -> tuple[float, float]:
+    """The claim's one-sided paired Wilcoxon p (``loser`` below ``winner``) and its
+    contradiction's (evidence.contradiction_p)."""
+    return wilcoxon_less(loser, winner), contradiction_p(loser, winner)
+
+
+def _cell_statuses(tests) -> list[str]:
+    """Per cell (None: untestable, or its two one-sided p-values) the status of
+    :func:`~dpbandits.contextual.evidence.cell_status`, the contradictions Holm-adjusted over the
+    testable cells (:func:`~dpbandits.contextual.evidence.contradicted`)."""
+    tested = [t for t in tests if t is not None]
+    against = iter(contradicted([p_rev for _, p_rev in tested]))
+    return ["untestable" if t is None else cell_status(t[0], 0.0 if next(against) else 1.0) for t in tests]
 
 
 def _rank_test(r: pd.DataFrame, rng, n_draws: int = 20000):
@@ -893,7 +918,9 @@ def check_t2(tables, rng, n_boot, scale, settings=None):
     Per (dataset, eps, eps_m, t) cell, rewards paired by repetition (one permutation of the data
     per repetition, shared by the methods), each comparison judged by
     :func:`dpbandits.contextual.evidence.cell_status` (pass: one-sided paired Wilcoxon p < 0.05;
-    fail: the claimed winner not ahead on average; else undecided) and each row by
+    fail: the claimed winner not ahead by the tie margin 0.5%, significantly, Holm at 0.01 over
+    the row's cells; else undecided) and
+    each row by
     :func:`~dpbandits.contextual.evidence.family_verdict`: T2-AUX LDPMAB w > wo in >= 75% of the
     testable cells; T2-NONPARAM LDPMAB wo > Linear wo in >= 50%; T2-PRIVACY-COST the methods
     without auxiliary data below ABSE in >= 75% of (method, cell) pairs; T2-RANK LDPMAB w has the
@@ -927,7 +954,8 @@ def check_t2(tables, rng, n_boot, scale, settings=None):
     verdict, passed, tested = family_verdict(rules["nonpar"], 0.5)
     claims.append(_t2_row("T2-NONPARAM", f"{tag} LDPMAB without auxiliary data outperforms Linear without (one-sided "
                                          "paired Wilcoxon p < 0.05) in >= 50% of the testable cells "
-                                         f"({rules['nonpar'].count('fail')} cells with Linear wo ahead on average)",
+                                         f"({rules['nonpar'].count('fail')} cells with LDPMAB wo significantly not ahead by 0.5%, "
+                                         "Holm at 0.01)",
                           verdict, passed, tested, len(rules["nonpar"]), 0.5, "fraction of testable cells", scale, n_runs))
     ranksum, best, p_perm, beaten = _rank_test(r, rng)
     value = float(ranksum["LDPMAB w"].max())
@@ -953,7 +981,7 @@ def check_t2(tables, rng, n_boot, scale, settings=None):
     verdict, passed, tested = family_verdict(rules["cost"], 0.75)
     claims.append(_t2_row("T2-PRIVACY-COST", f"{tag} The private methods without auxiliary data earn significantly less than the "
                                              "non-private ABSE (one-sided paired Wilcoxon p < 0.05) in >= 75% of (method, cell) pairs "
-                                             f"({rules['cost'].count('fail')} pairs at or above ABSE on average)",
+                                             f"({rules['cost'].count('fail')} pairs significantly not below ABSE by 0.5%, Holm at 0.01)",
                           verdict, passed, tested, len(rules["cost"]), 0.75, "fraction of (method, cell) pairs", scale, n_runs,
                           floor=rules["all_floor"], units="(method, cell) pairs"))
     return [c.with_evidence(data=data) for c in claims]

@@ -239,7 +239,7 @@ def check_est(rng, scale, ucfg, *, radius_scale=1.0, n_boot=1000) -> CheckOutput
                                   unit, scale), "released code's C_n"),
     ]
     # slope at a fixed horizon (C_n fixed, n = 1e6), eps = 4: private regime (64 t/eps^2 >> SU/4)
-    ts = np.array([1000, 10000, 100000])
+    ts = np.rint(np.geomspace(1000, 100000, 5)).astype(int)  # 5 points: 3 left lack of fit 1 df (issue 18)
     c_fixed = 2 * math.log2(1e6)
     su_by_t = [single_bin_stats(rng, int(t), 4.0, int(ucfg["est_trials"]))[0] for t in ts]
 
@@ -247,7 +247,7 @@ def check_est(rng, scale, ucfg, *, radius_scale=1.0, n_boot=1000) -> CheckOutput
         return [np.log(np.median(primary_radius(su, t, 4.0, c_fixed), axis=0)).mean()
                 for su, t in zip(samples, ts, strict=True)]
 
-    # the fit's CI includes lack of fit (dpbandits.stats.slopes.fit_line; 3 points: 1 residual df)
+    # the fit's CI includes lack of fit (dpbandits.stats.slopes.fit_line; 5 points: 3 residual df)
     y_boots = np.array([log_median_r([su[rng.integers(0, su.shape[0], su.shape[0])] for su in su_by_t])
                         for _ in range(n_boot)])
     fit = fit_line(np.log(ts), np.array(log_median_r(su_by_t)), y_boots, rng)
