@@ -24,7 +24,7 @@ check_id             kind       claim
 A1                   lemma      Lemma 1: (1-delta) quantile of |c_t - S_t| <= 4 log(1/delta) log^2.5 T / eps
 A1-CAL               control    same quantiles <= the calibrated bound lambda(delta) (spec 2.1's widths)
 A1-RATIO             report     conservativeness of Lemma 1: bound / empirical quantile
-A1-SLOPE-EPS         control    std of c_t - S_t (pooled over t) vs 1/eps: slope in [0.95, 1.05]
+A1-SLOPE-EPS         control    std of c_t - S_t (pooled over t) vs 1/eps: slope common to the T in [0.95, 1.05]
 A1-SLOPE-L           control    pooled std vs the number of levels L: slope in [1.3, 1.7]
 A1-SLOPE-POW2        control    std at t = 2^j (popcount 1) vs L: slope in [0.9, 1.1]
 A2-NODES             identity   every element lies in exactly L nodes; sensitivity L is used
@@ -149,9 +149,10 @@ G_C7 = (Guard("C7", regime="3 or more cells where every private and non-private 
 CHECKS = [
     # mechanism, solver and errata checks (spec 5.1); sizes per scale are the spec's
     _sized("A1", "dueling_bintree_accuracy", "bintree_checks:check_a1", {
-        # four eps values (spec: 0.1, 0.5, 1; 0.2 added) and four T at both scales: the slope
-        # fits' lack of fit rests on 2 residual df, not 1 (dpbandits.stats.slopes)
-        "paper": {"horizons": (2**10, 2**14, 2**18, 2**20), "epsilons": (0.1, 0.2, 0.5, 1.0),
+        # four eps values (spec: 0.1, 0.5, 1; 0.2 added); six T at paper scale, four at smoke: the
+        # slope fits' lack of fit rests on 4 (2) residual df (dpbandits.stats.slopes; with four T,
+        # A1-SLOPE-POW2 flipped between PASS and INCONCLUSIVE across root seeds, issue 18)
+        "paper": {"horizons": (2**10, 2**12, 2**14, 2**16, 2**18, 2**20), "epsilons": (0.1, 0.2, 0.5, 1.0),
                   "deltas": (0.1, 0.01), "n_streams": 200, "n_boot": 2000},
         "smoke": {"horizons": (2**4, 2**6, 2**8, 2**10), "epsilons": (0.1, 0.2, 0.5, 1.0),
                   "deltas": (0.1, 0.01), "n_streams": 1000, "n_boot": 500}}, figure=True,
