@@ -106,9 +106,10 @@ def work_seconds(workdir: Path, log: str) -> float:
 def run(repo: Path, scale: str, cores: int, keep: Path | None) -> tuple[dict, pd.DataFrame]:
     work = keep or Path(tempfile.mkdtemp(prefix=f"bench_{scale}_"))
     work.mkdir(parents=True, exist_ok=True)
-    for sub in ("workflow", "config"):
+    for sub in ("workflow", "config", "examples"):  # examples: the smoke config's extra algorithms
         shutil.rmtree(work / sub, ignore_errors=True)
-        shutil.copytree(repo / sub, work / sub, ignore=shutil.ignore_patterns("__pycache__"))
+        if (repo / sub).exists():
+            shutil.copytree(repo / sub, work / sub, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(repo / "Snakefile", work / "Snakefile")
     if not (work / "profiles").exists():
         os.symlink("workflow/profiles", work / "profiles")
