@@ -58,12 +58,13 @@ from dpbandits.guards import shifted_ci_power, significant
 from dpbandits.stats import holm, mann_whitney_less, wilcoxon_less
 
 __all__ = ["REL_TIE", "REL_REGIME", "ratio_ci", "at_floor", "left_floor", "regime", "needed_n", "onset", "floor_cells",
-           "OrderStatus", "order_status", "CONTRADICT_ALPHA", "cell_status", "contradiction_p", "contradicted", "family_verdict", "rho_null_probability", "binomial_tail",
+           "OrderStatus", "order_status", "CONTRADICT_ALPHA", "cell_status", "contradiction_p", "contradicted",
+           "family_verdict", "rho_null_probability", "binomial_tail",
            "spearman", "fmt_n", "sublinear_power"]
 
 REL_TIE = 0.005  # a mean within 0.5% of the trivial policy's level is tied at the floor
 REL_REGIME = 0.02  # a rate claim's regime: significantly below the floor by more than 2%
-CONTRADICT_ALPHA = 0.01  # a comparison FAILs only when its reverse one-sided test is this significant
+CONTRADICT_ALPHA = 0.01  # a comparison FAILs only when its contradiction's test is this significant
 
 
 def spearman(x, means) -> float:
@@ -189,8 +190,9 @@ def cell_status(p: float, p_reverse: float, alpha: float = 0.05, alpha_fail: flo
     """One comparison whose claim is one-sided (e.g. the regret is lower with auxiliary data):
     "pass" when the claimed direction's one-sided test is significant (``p < alpha``), "fail"
     when the contradiction's test is (``p_reverse < alpha_fail``, :func:`contradiction_p`: the
-    runs show a tie or a reversal), else "undecided". For a claim that holds, a "fail" happens with probability at most
-    ``alpha_fail`` (module docstring). In a family pass the Holm decisions as 0 / 1."""
+    runs show a tie or a reversal), else "undecided". For a claim that holds, a "fail" happens
+    with probability at most ``alpha_fail`` (module docstring). In a family, pass the Holm
+    decisions as 0 / 1."""
     if p < alpha:
         return "pass"
     return "fail" if p_reverse < alpha_fail else "undecided"
@@ -212,7 +214,7 @@ def contradiction_p(low, high, margin: float = REL_TIE) -> float:
 
 def contradicted(p_reverse, alpha_fail: float = CONTRADICT_ALPHA) -> list[bool]:
     """Which cells of a family contradict its claim: Holm at ``alpha_fail`` over the testable
-    cells' reverse one-sided p-values, so that a claim that holds in every cell is FAILed with
+    cells' :func:`contradiction_p` values, so that a claim that holds in every cell is FAILed with
     probability at most ``alpha_fail`` however many cells it has."""
     if len(p_reverse) == 0:
         return []

@@ -411,7 +411,7 @@ def _aux_cell(base, curves, nqs, level, rng, n_boot):
     paired Wilcoxon p of R(n_Q max) < R(0), the cell's status before Holm ("untestable" when the
     baseline and every n_Q sit at the uniform policy's regret or the n_Q curve fails rho <= -0.8
     only through ties at that floor; else "order-ok" / "fail" on the rho criterion) and the
-    contradiction's p (R(n_Q max) not below R(0) by the tie margin, for :func:`_holm_family`'s contradictions)."""
+    contradiction's p (R(n_Q max) not below R(0) by the tie margin; :func:`_holm_family`)."""
     groups = [base, *curves]
     p = wilcoxon_less(curves[-1], base)
     p_reverse = contradiction_p(curves[-1], base)
@@ -861,17 +861,17 @@ def _t2_rules(t: pd.DataFrame, datasets, batch: int, rng, n_boot):
         out["labels"].append(f"{c.dataset} (eps, eps_m) = ({c.epsilon:g}, {c.eps_aux:g}) {c.t}")
         w, wo, lin = vals["LDPMAB w"], vals["LDPMAB wo"], vals["Linear wo"]
         # each claim is one-sided (rewards: the claimed winner ahead); a cell's two one-sided p-values
-        out["aux"].append(None if floors["LDPMAB w"] and floors["LDPMAB wo"] else _two_sided_pair(wo, w))
-        out["nonpar"].append(None if floors["LDPMAB wo"] and floors["Linear wo"] else _two_sided_pair(lin, wo))
+        out["aux"].append(None if floors["LDPMAB w"] and floors["LDPMAB wo"] else _claim_and_contradiction(wo, w))
+        out["nonpar"].append(None if floors["LDPMAB wo"] and floors["Linear wo"] else _claim_and_contradiction(lin, wo))
         for m in ("LDPMAB wo", "Linear wo", "NN wo"):
             out["cost_labels"].append(f"{m}, {out['labels'][-1]}")
-            out["cost"].append(_two_sided_pair(vals[m], abse))
+            out["cost"].append(_claim_and_contradiction(vals[m], abse))
     for rule in ("aux", "nonpar", "cost"):
         out[rule] = _cell_statuses(out[rule])
     return r, out
 
 
-def _two_sided_pair(loser, winner) -> tuple[float, float]:
+def _claim_and_contradiction(loser, winner) -> tuple[float, float]:
     """The claim's one-sided paired Wilcoxon p (``loser`` below ``winner``) and its
     contradiction's (evidence.contradiction_p)."""
     return wilcoxon_less(loser, winner), contradiction_p(loser, winner)
@@ -919,8 +919,7 @@ def check_t2(tables, rng, n_boot, scale, settings=None):
     per repetition, shared by the methods), each comparison judged by
     :func:`dpbandits.contextual.evidence.cell_status` (pass: one-sided paired Wilcoxon p < 0.05;
     fail: the claimed winner not ahead by the tie margin 0.5%, significantly, Holm at 0.01 over
-    the row's cells; else undecided) and
-    each row by
+    the row's cells; else undecided) and each row by
     :func:`~dpbandits.contextual.evidence.family_verdict`: T2-AUX LDPMAB w > wo in >= 75% of the
     testable cells; T2-NONPARAM LDPMAB wo > Linear wo in >= 50%; T2-PRIVACY-COST the methods
     without auxiliary data below ABSE in >= 75% of (method, cell) pairs; T2-RANK LDPMAB w has the
