@@ -11,6 +11,13 @@ is the power and the PASS rate the false-PASS rate. Slope rows give the CI with 
 (``new``, :func:`dpbandits.stats.fit_line`) and the Monte Carlo-only CI of before (``old``) from
 the same fits.
 
+Contradiction rows (the contextual comparisons, :mod:`dpbandits.contextual.evidence`) give the
+rule of issue 18 (``new``: a cell FAILs when the mean improvement is significantly below the 0.5%
+tie margin, Holm at 0.01) and the point-estimate rule it replaced (``old``: a cell FAILs when the
+mean difference has the wrong sign) on the same data; common-slope rows give
+:func:`dpbandits.stats.common_slope.common_slope` over four groups (``new``) and the fit at one
+group of three points it replaced in T-2.6-PAST-EPSEXP (``old``).
+
 Also measures the coverage of the 95% log-log slope CI (new and old) on a power law with
 lack-of-fit deviations, for 3 to 8 points and lack of fit from 0 to 20 times the points' Monte
 Carlo SD.
@@ -31,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.checks import band_verdict, upper_verdict, worst_case
+from dpbandits.contextual import evidence
 from dpbandits.quantile._common import EqualFamily, RateFamily
 from dpbandits.stats import (
     clopper_pearson,
@@ -41,6 +49,8 @@ from dpbandits.stats import (
     paired_loglog_slope,
     wilcoxon_less,
 )
+from dpbandits.stats.common_slope import common_slope
+from dpbandits.stats.slopes import fit_line
 
 ROOT = 20240518
 N_BOOT = 1000  # the checks use 2000; 1000 keeps the run short and the percentiles stable
@@ -168,6 +178,41 @@ def rule_worst_case(rng, slope, tau, n=30, band=(0.3, 0.7)):
     return band_verdict(*wc.slope_ci, *band), band_verdict(fit.mc_ci_low, fit.mc_ci_high, *band)
 
 
+def rule_contradiction(rng, shift, n=30, cells=4, need=0.8):
+    """F7b-HELPS-like family (contextual): per cell paired runs without (a) and with (b) the
+    effect, b = a (1 + shift) x noise (CV 0.05); PASS per cell: one-sided paired Wilcoxon, Holm
+    at 0.05; FAIL per cell: new, evidence.contradiction_p with Holm at 0.01 (evidence.contradicted);
+    old, the mean difference >= 0. The row: evidence.family_verdict at ``need``."""
+    tests = []
+    for _ in range(cells):
+        a = gamma_runs(rng, 1.0, n, cv=0.1)
+        b = a * (1 + shift) * rng.gamma(400.0, 1 / 400.0, n)
+        tests.append((wilcoxon_less(b, a), evidence.contradiction_p(b, a), float(b.mean() - a.mean())))
+    passed, _ = holm([t[0] for t in tests], 0.05)
+    against = evidence.contradicted([t[1] for t in tests])
+    new = [evidence.cell_status(0.0 if r else 1.0, 0.0 if c else 1.0) for r, c in zip(passed, against, strict=True)]
+    old = ["pass" if r else "fail" if t[2] >= 0 else "undecided" for r, t in zip(passed, tests, strict=True)]
+    return evidence.family_verdict(new, need)[0], evidence.family_verdict(old, need)[0]
+
+
+def rule_common_slope(rng, slope, tau=0.05, groups=4, n=10, band=(-1.2, -0.3)):
+    """T-2.6-PAST-EPSEXP: the eps-exponent of the mean regret over eps in {2, 4, 8} at each of
+    ``groups`` n (an intercept per n, lack of fit tau per point, ``n`` runs per point, CV 0.2);
+    new: common_slope over the groups; old: fit_line at the last group only (3 points)."""
+    u = np.log([2.0, 4.0, 8.0])
+    us, ys, bs = [], [], []
+    for g in range(groups):
+        means = np.exp(g + slope * u + rng.normal(0.0, tau, u.size))
+        runs = [gamma_runs(rng, m, n, cv=0.2) for m in means]
+        boots = np.column_stack([r[rng.integers(0, n, size=(N_BOOT, n))].mean(axis=1) for r in runs])
+        us.append(u)
+        ys.append(np.log([r.mean() for r in runs]))
+        bs.append(np.log(boots))
+    new = common_slope(us, ys, bs, rng)
+    old = fit_line(us[-1], ys[-1], bs[-1], rng)
+    return band_verdict(new.ci_low, new.ci_high, *band), band_verdict(old.ci_low, old.ci_high, *band)
+
+
 # ----------------------------------------------------------------------------------------------
 # The laws
 # ----------------------------------------------------------------------------------------------
@@ -274,6 +319,34 @@ SLOPE_CASES = [
 ]
 
 
+CONTRA = "F7b-HELPS-like: cell PASS Holm 0.05; row FAIL when > 20% of cells FAIL"
+PAIRED_CASES = [  # (new, old) verdicts; labels of the two variants
+    ("contradiction_p + contradicted (evidence)", CONTRA, "5% decrease in every cell", "must PASS",
+     "4 cells, 30 paired runs", lambda r: rule_contradiction(r, -0.05)),
+    ("contradiction_p + contradicted (evidence)", CONTRA, "1% decrease in every cell (small beside the noise)",
+     "must PASS", "4 cells, 30 paired runs", lambda r: rule_contradiction(r, -0.01)),
+    ("contradiction_p + contradicted (evidence)", CONTRA, "0.5% decrease = the tie margin in every cell", "boundary",
+     "4 cells, 30 paired runs", lambda r: rule_contradiction(r, -0.005)),
+    ("contradiction_p + contradicted (evidence)", CONTRA, "2% increase in every cell", "must FAIL",
+     "4 cells, 30 paired runs", lambda r: rule_contradiction(r, 0.02)),
+    ("contradiction_p + contradicted (evidence)", CONTRA, "no effect", "must FAIL", "4 cells, 30 paired runs",
+     lambda r: rule_contradiction(r, 0.0)),
+    ("contradiction_p + contradicted (evidence)", CONTRA, "no effect", "must FAIL", "4 cells, 300 paired runs",
+     lambda r: rule_contradiction(r, 0.0, n=300)),
+    ("common_slope + band_verdict", "T-2.6-PAST-EPSEXP: eps-exponent CI within [-1.2, -0.3]",
+     "exponent -2/3, lack of fit tau = 0.05", "must PASS", "3 eps x 4 n, 10 runs (CV 0.2)",
+     lambda r: rule_common_slope(r, -2 / 3)),
+    ("common_slope + band_verdict", "T-2.6-PAST-EPSEXP: eps-exponent CI within [-1.2, -0.3]",
+     "exponent -1.2 = band edge, tau = 0.05", "boundary", "3 eps x 4 n, 10 runs (CV 0.2)",
+     lambda r: rule_common_slope(r, -1.2)),
+    ("common_slope + band_verdict", "T-2.6-PAST-EPSEXP: eps-exponent CI within [-1.2, -0.3]",
+     "exponent 0 (no eps dependence), tau = 0.05", "must FAIL", "3 eps x 4 n, 10 runs (CV 0.2)",
+     lambda r: rule_common_slope(r, 0.0)),
+]
+VARIANTS = {"contradiction_p + contradicted (evidence)": ("new (contradiction test)", "old (point estimate)"),
+            "common_slope + band_verdict": ("new (common slope, 4 groups)", "old (one group, 3 points)")}
+
+
 def holm_fwer(rng, m=8, n=30):
     """Holm's family-wise error: m one-sided Mann-Whitney tests on equal distributions."""
     p = [mann_whitney_less(gamma_runs(rng, 1.0, n), gamma_runs(rng, 1.0, n)) for _ in range(m)]
@@ -321,11 +394,11 @@ def main() -> None:
         raise SystemExit("--seeds must be >= 1")
     rows = []
     start = time.perf_counter()
-    for case_no, (helper, rule, law, kind, design, fn) in enumerate(CASES + SLOPE_CASES):
-        slope = case_no >= len(CASES)
+    for case_no, (helper, rule, law, kind, design, fn) in enumerate(CASES + SLOPE_CASES + PAIRED_CASES):
+        paired = case_no >= len(CASES)
+        labels = VARIANTS.get(helper, ("new (with lack of fit)", "old (Monte Carlo only)"))
         out = [fn(np.random.default_rng([ROOT, case_no, s])) for s in range(args.seeds)]
-        variants = [("new (with lack of fit)", [o[0] for o in out]), ("old (Monte Carlo only)", [o[1] for o in out])] \
-            if slope else [("-", out)]
+        variants = [(labels[0], [o[0] for o in out]), (labels[1], [o[1] for o in out])] if paired else [("-", out)]
         for ci, verdicts in variants:
             r = rates(verdicts)
             rows.append({"helper": helper, "rule": rule, "law": law, "kind": kind, "design": design, "ci": ci,
@@ -354,7 +427,10 @@ def main() -> None:
         "and 2.5% for a 95% CI against a band edge; a PASS at a band edge is likewise a false PASS). "
         "Slope rows: `new` is the CI with lack of fit (`dpbandits.stats.fit_line`), `old` the Monte Carlo-only CI "
         "of before, on the same fits. tau: SD of the points' log deviations from the power law (lack of fit), "
-        "redrawn for every seed.",
+        "redrawn for every seed. Contradiction rows (issue 18): `new` FAILs a cell when its mean improvement is "
+        "significantly below the 0.5% tie margin (Holm at 0.01), `old` when the mean difference has the wrong "
+        "sign, on the same data. Common-slope rows: `new` is `dpbandits.stats.common_slope` over four groups, "
+        "`old` the one-group fit on three points it replaced.",
         "",
         "| helper | rule | law | kind | design | CI | PASS | FAIL | INCONCL. |",
         "| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: |",
