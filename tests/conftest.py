@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from workflow_runner import copy_workflow, run_snakemake, snapshot
+from workflow_runner import copy_workflow, run_snakemake, snapshot, start_slurm_command
 
 REPO = Path(__file__).resolve().parents[1]
 # The smoke config's extra algorithms are "examples.<module>:<Class>" (issue 20), importable from
@@ -18,6 +20,19 @@ if str(REPO) not in sys.path:
 @pytest.fixture(scope="session")
 def repo() -> Path:
     return REPO
+
+
+def pytest_collection_finish(session) -> None:
+    """Start the SLURM test cluster in the background as soon as a session (or xdist worker) has
+    selected the cluster test: on a fresh machine its apt install takes minutes, which then
+    overlap the smoke run instead of adding to the suite's longest chain. The cluster fixture
+    runs the same start under the same lock, so it waits for this one and then reuses the
+    cluster; if this start fails, the fixture's own start reports why."""
+    if not any(item.get_closest_marker("cluster") for item in session.items) or not shutil.which("flock"):
+        return
+    with open("/tmp/dpbandits-slurm-start.log", "ab") as log:
+        subprocess.Popen(start_slurm_command(), stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                         start_new_session=True)
 
 
 @pytest.fixture(scope="session")

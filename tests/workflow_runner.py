@@ -10,6 +10,17 @@ import sys
 from pathlib import Path
 
 APT_LOCK = "/tmp/dpbandits-apt.lock"  # shared with tests/cluster/start_slurm.sh
+START_SLURM = Path(__file__).with_name("cluster") / "start_slurm.sh"
+# held by every run of start_slurm.sh from the tests: the early start (conftest.py) and the
+# cluster fixture's own start never overlap, and the fixture waits for an early start in progress
+SLURM_START_LOCK = "/tmp/dpbandits-slurm-start.lock"
+
+
+def start_slurm_command() -> list[str]:
+    """start_slurm.sh under :data:`SLURM_START_LOCK` (one start at a time). ``flock -o``: the
+    lock stays with flock itself, so the daemons the script starts do not inherit it (without
+    -o, munged kept the lock and every later start waited for ever)."""
+    return ["flock", "-o", SLURM_START_LOCK, "bash", str(START_SLURM)]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 
 

@@ -14,13 +14,18 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from workflow_runner import SMOKE_REPORTS, SMOKE_RESULTS, copy_workflow, run_snakemake
+from workflow_runner import (
+    SMOKE_REPORTS,
+    SMOKE_RESULTS,
+    copy_workflow,
+    run_snakemake,
+    start_slurm_command,
+)
 
 from dpbandits.io import read_results
 
 pytestmark = [pytest.mark.workflow, pytest.mark.cluster, pytest.mark.xdist_group("workflow")]
 
-START = Path(__file__).with_name("start_slurm.sh")
 R, RES = SMOKE_REPORTS, SMOKE_RESULTS
 TARGETS = [  # one or more of every rule family that runs as a cluster job
     f"{RES}/sim/online/figures/setting1/lazy_dp_ts/eps0.5/block0.parquet",  # online_simulate
@@ -42,8 +47,9 @@ TARGETS = [  # one or more of every rule family that runs as a cluster job
 
 @pytest.fixture(scope="session")
 def slurm_partition() -> str:
-    """Start (or reuse) the test cluster; fails with the script's reason if it cannot start."""
-    proc = subprocess.run(["bash", str(START)], capture_output=True, text=True, timeout=1200)
+    """Start (or reuse) the test cluster; fails with the script's reason if it cannot start.
+    Usually started early in the background (conftest.py): this waits for that start's lock."""
+    proc = subprocess.run(start_slurm_command(), capture_output=True, text=True, timeout=1500)
     assert proc.returncode == 0, f"the test SLURM cluster did not start:\n{proc.stderr[-3000:]}"
     partition = proc.stdout.strip().splitlines()[-1]
     sinfo = subprocess.run(["sinfo", "-h", "-p", partition, "-o", "%T"], capture_output=True,
