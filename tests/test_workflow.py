@@ -3,6 +3,8 @@ workflow, the output contract, determinism across --cores, and config validation
 
 from __future__ import annotations
 
+import shutil
+
 import pandas as pd
 import pytest
 import yaml
@@ -13,7 +15,7 @@ from workflow_runner import run_snakemake as _snakemake
 
 from dpbandits.claims import COLUMNS, KINDS, VERDICTS
 
-pytestmark = [pytest.mark.workflow, pytest.mark.xdist_group("workflow")]
+pytestmark = pytest.mark.workflow
 
 R = SMOKE_REPORTS  # the smoke run's reports root
 EXPECTED = [f"{R}/{rel}" for rel in [
@@ -224,8 +226,9 @@ def test_deliverables_are_written_at_a_precision_a_nudge_does_not_move():
         assert render(frame) == render(nudged)
 
 
-def test_rerun_does_nothing(smoke_run):
-    proc = _snakemake(smoke_run, "-n", "--cores", "2", "--configfile", "config/smoke.yaml")
+def test_rerun_does_nothing(smoke_run, tmp_path):
+    work = shutil.copytree(smoke_run, tmp_path / "rerun", symlinks=True)  # the shared run is read-only
+    proc = _snakemake(work, "-n", "--cores", "2", "--configfile", "config/smoke.yaml")
     assert proc.returncode == 0
     assert "Nothing to be done" in proc.stdout + proc.stderr
 
@@ -321,8 +324,6 @@ def test_stability_sweep_of_one_paper(smoke_run, tmp_path):
     the seed-dependent quantile checks rerun under the further seeds, the exact ones are read
     once; the default target then fills the claims' stability column for quantile only, and the
     glance table counts no swept rows (0/0) for the other papers."""
-    import shutil
-
     work = shutil.copytree(smoke_run, tmp_path / "sweep", symlinks=True)
     config = yaml.safe_load((work / "config" / "smoke.yaml").read_text())
     config["stability"] = {"seeds": [1, 2], "papers": ["quantile"]}  # a config file is always complete
