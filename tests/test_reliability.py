@@ -198,7 +198,7 @@ def _finished_files(work: Path) -> dict[str, int]:
 
 @pytest.mark.workflow
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
-def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, smoke_run, how):
+def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, request, how):
     work = copy_workflow(repo, tmp_path / "kill")
     cmd = [SNAKEMAKE, *ONLINE_TARGETS, *SMOKE]
     proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -236,7 +236,7 @@ def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, sm
     assert not leftovers, leftovers
     for path in (work / "results").rglob("*.parquet"):
         read_results(path)
-    reference = smoke_run
+    reference = request.getfixturevalue("smoke_run")  # asked for last: it may still be building
     for rel in (*ONLINE_TARGETS, f"{RES}/agg/online/figures_runs.parquet"):
         if rel.endswith(".parquet"):
             pd.testing.assert_frame_equal(read_results(work / rel), read_results(reference / rel))

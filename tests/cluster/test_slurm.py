@@ -65,7 +65,7 @@ def _slurm_job_logs(work: Path) -> set[str]:
     return {p.stem for p in logs.rglob("*.log")} if logs.exists() else set()
 
 
-def test_the_workflow_on_slurm_equals_the_local_run(repo, tmp_path, slurm_partition, smoke_run):
+def test_the_workflow_on_slurm_equals_the_local_run(repo, tmp_path, slurm_partition, request):
     work = copy_workflow(repo, tmp_path / "slurm")
     start = time.monotonic()
     proc = run_snakemake(work, *TARGETS, "--profile", "workflow/profiles/slurm", "--configfile",
@@ -79,6 +79,9 @@ def test_the_workflow_on_slurm_equals_the_local_run(repo, tmp_path, slurm_partit
     out = proc.stdout + proc.stderr
     assert "Job" in out and "submitted" in out.lower(), out[-2000:]  # jobs went to SLURM
     assert _slurm_job_logs(work), "no SLURM job logs: nothing ran on the cluster"
+    # the local run to compare with, asked for only now: the shared smoke run is usually still
+    # being built by the other test worker while the cluster run above goes on
+    smoke_run = request.getfixturevalue("smoke_run")
     reports = sorted(p.relative_to(work) for p in (work / R).rglob("*") if p.is_file())
     assert len(reports) >= 10
     differ = [str(f) for f in reports if (work / f).read_bytes() != (smoke_run / f).read_bytes()]
