@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import os
 import shutil
 import subprocess
 import sys
@@ -49,14 +50,14 @@ def pytest_collection_finish(session) -> None:
 
 
 @pytest.fixture(scope="session")
-def smoke_run(repo, tmp_path_factory, worker_id):
+def smoke_run(repo, tmp_path_factory):
     """The whole smoke DAG with --cores 2, run once per test session and shared by every xdist
     worker (the first worker to ask builds it under a file lock, the others wait for it), in a
     copy of the checkout that holds the README and the committed paper-scale reports/, which a
     smoke run must leave untouched. Read-only: a test that runs Snakemake on it or changes it
     works on its own copy (shutil.copytree(..., symlinks=True) keeps mtimes and metadata)."""
     root = tmp_path_factory.getbasetemp()
-    if worker_id != "master":  # xdist: the workers' base temps share one parent
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # xdist: the workers' base temps share one parent
         root = root.parent
     work, failed = root / "smoke_run", root / "smoke_run.failed"
     with open(root / "smoke_run.lock", "w") as lock:
