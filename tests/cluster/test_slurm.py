@@ -2,10 +2,10 @@
 tests/cluster/start_slurm.sh (Debian's slurm-wlm and munge), a part of the smoke DAG that covers
 every family of rules that runs as a cluster job (each paper's simulations, every check calling
 convention, a Table 2 design reading the Adult download) and the local rules around them (the
-download, check figures and tables, paper figures), run through `--profile workflow/profiles/slurm`, and
-every output compared byte for byte with the local run. The rules that need every check (claims,
-the checks tables, the report) are local rules: they run on the submitting host exactly as in a
-local run."""
+download, check figures and tables, paper figures), run through
+`--profile workflow/profiles/slurm`, and every output compared byte for byte with the local run.
+The rules that need every check (claims, the checks tables, the report) are local rules: they
+run on the submitting host exactly as in a local run."""
 
 from __future__ import annotations
 
