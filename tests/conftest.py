@@ -55,7 +55,7 @@ def smoke_run(repo, tmp_path_factory):
     worker (the first worker to ask builds it under a file lock, the others wait for it), in a
     copy of the checkout that holds the README and the committed paper-scale reports/, which a
     smoke run must leave untouched. Read-only: a test that runs Snakemake on it or changes it
-    works on its own copy (shutil.copytree(..., symlinks=True) keeps mtimes and metadata)."""
+    works on its own copy (workflow_runner.copy_run)."""
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):  # xdist: the workers' base temps share one parent
         root = root.parent

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from workflow_runner import run_snakemake
+from workflow_runner import copy_run, run_snakemake
 
 from dpbandits import registry
 from dpbandits.provenance import code_digest, import_closure, select_config
@@ -79,7 +79,7 @@ def _planned(work: Path, *args: str, env: dict | None = None) -> dict[str, int]:
 @pytest.fixture
 def tree(smoke_run, tmp_path):
     """A copy of the finished smoke tree (times and Snakemake's metadata kept)."""
-    return Path(shutil.copytree(smoke_run, tmp_path / "tree", symlinks=True))
+    return copy_run(smoke_run, tmp_path / "tree")
 
 
 def _edit_smoke(work: Path, path: str, value) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -21,7 +20,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from workflow_runner import SMOKE_REPORTS, SMOKE_RESULTS, SNAKEMAKE, copy_workflow, run_snakemake
+from workflow_runner import (
+    SMOKE_REPORTS,
+    SMOKE_RESULTS,
+    SNAKEMAKE,
+    copy_run,
+    copy_workflow,
+    run_snakemake,
+)
 
 from dpbandits.io import read_results
 
@@ -249,11 +255,6 @@ def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, re
 # Corrupted intermediate tables
 
 
-def _copy_run(src: Path, dest: Path) -> Path:
-    shutil.copytree(src, dest, symlinks=True)  # keeps mtimes and Snakemake's metadata
-    return dest
-
-
 def _flip_middle_byte(path: Path, keep_time: bool) -> None:
     stat = path.stat()
     data = bytearray(path.read_bytes())
@@ -265,7 +266,7 @@ def _flip_middle_byte(path: Path, keep_time: bool) -> None:
 
 @pytest.mark.workflow
 def test_a_corrupted_table_is_rebuilt_on_the_next_run(tmp_path, smoke_run):
-    work = _copy_run(smoke_run, tmp_path / "corrupt")
+    work = copy_run(smoke_run, tmp_path / "corrupt")
     block = sorted((work / RES / "sim/online/figures").rglob("block*.parquet"))[0]
     _flip_middle_byte(block, keep_time=False)
     proc = run_snakemake(work, *SMOKE)
@@ -278,7 +279,7 @@ def test_a_corrupted_table_is_rebuilt_on_the_next_run(tmp_path, smoke_run):
 
 @pytest.mark.workflow
 def test_a_silently_corrupted_table_is_never_aggregated(tmp_path, smoke_run):
-    work = _copy_run(smoke_run, tmp_path / "bitrot")
+    work = copy_run(smoke_run, tmp_path / "bitrot")
     assert run_snakemake(work, *SMOKE).returncode == 0  # nothing to do; every table now verified
     block = sorted((work / RES / "sim/online/figures").rglob("block*.parquet"))[0]
     _flip_middle_byte(block, keep_time=True)  # so the start-up scan does not read it again
@@ -301,7 +302,7 @@ def test_a_silently_corrupted_table_is_never_aggregated(tmp_path, smoke_run):
 def test_a_damaged_report_is_regenerated(tmp_path, smoke_run, rel):
     """A half-truncated deliverable (its bytes differ from those its job wrote) is rebuilt by the
     next run, with everything computed from it."""
-    work = _copy_run(smoke_run, tmp_path / "damaged")
+    work = copy_run(smoke_run, tmp_path / "damaged")
     path = work / rel
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     proc = run_snakemake(work, *SMOKE)
@@ -316,7 +317,7 @@ def test_a_damaged_report_is_regenerated(tmp_path, smoke_run, rel):
 def test_a_damaged_or_deleted_claim_file_is_rebuilt_with_everything_downstream(tmp_path, smoke_run, damage):
     """A check's claim rows (an intermediate) half-truncated or deleted: the same run rebuilds
     them and everything computed from them (claims, checks table), with the same bytes."""
-    work = _copy_run(smoke_run, tmp_path / "claim")
+    work = copy_run(smoke_run, tmp_path / "claim")
     rows = work / RES / "claims/online/FIG-C1.parquet"
     if damage == "truncate":
         rows.write_bytes(rows.read_bytes()[: rows.stat().st_size // 2])

@@ -9,7 +9,7 @@ import subprocess
 
 import pandas as pd
 import pytest
-from workflow_runner import SMOKE_REPORTS, ensure_apt_packages, run_snakemake
+from workflow_runner import SMOKE_REPORTS, copy_run, ensure_apt_packages, run_snakemake
 
 from dpbandits.captions import caption_checks
 
@@ -31,7 +31,7 @@ def _figures(work):
 @pytest.fixture(scope="module")
 def report_html(smoke_run, tmp_path_factory):
     base = tmp_path_factory.mktemp("report")
-    work = shutil.copytree(smoke_run, base / "run", symlinks=True)  # the shared run is read-only
+    work = copy_run(smoke_run, base / "run")
     out = base / "report.html"
     proc = run_snakemake(work, "--report", str(out), "--configfile", "config/smoke.yaml")
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]

@@ -3,13 +3,11 @@ workflow, the output contract, determinism across --cores, and config validation
 
 from __future__ import annotations
 
-import shutil
-
 import pandas as pd
 import pytest
 import yaml
 from config_cases import BAD_FILES, BAD_VALUES
-from workflow_runner import SMOKE_REPORTS
+from workflow_runner import SMOKE_REPORTS, copy_run
 from workflow_runner import copy_workflow as _copy_workflow
 from workflow_runner import run_snakemake as _snakemake
 
@@ -227,7 +225,7 @@ def test_deliverables_are_written_at_a_precision_a_nudge_does_not_move():
 
 
 def test_rerun_does_nothing(smoke_run, tmp_path):
-    work = shutil.copytree(smoke_run, tmp_path / "rerun", symlinks=True)  # the shared run is read-only
+    work = copy_run(smoke_run, tmp_path / "rerun")
     proc = _snakemake(work, "-n", "--cores", "2", "--configfile", "config/smoke.yaml")
     assert proc.returncode == 0
     assert "Nothing to be done" in proc.stdout + proc.stderr
@@ -324,7 +322,7 @@ def test_stability_sweep_of_one_paper(smoke_run, tmp_path):
     the seed-dependent quantile checks rerun under the further seeds, the exact ones are read
     once; the default target then fills the claims' stability column for quantile only, and the
     glance table counts no swept rows (0/0) for the other papers."""
-    work = shutil.copytree(smoke_run, tmp_path / "sweep", symlinks=True)
+    work = copy_run(smoke_run, tmp_path / "sweep")
     config = yaml.safe_load((work / "config" / "smoke.yaml").read_text())
     config["stability"] = {"seeds": [1, 2], "papers": ["quantile"]}  # a config file is always complete
     (work / "config" / "sweep.yaml").write_text(yaml.safe_dump(config, sort_keys=False))

@@ -21,6 +21,8 @@ def start_slurm_command() -> list[str]:
     lock stays with flock itself, so the daemons the script starts do not inherit it (without
     -o, munged kept the lock and every later start waited for ever)."""
     return ["flock", "-o", SLURM_START_LOCK, "bash", str(START_SLURM)]
+
+
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 
 
@@ -42,6 +44,13 @@ def copy_workflow(repo: Path, dest: Path, checkout: bool = False) -> Path:
         shutil.copytree(repo / "reports", dest / "reports",
                         ignore=shutil.ignore_patterns("smoke", "report.html", "report.zip"))
     return dest
+
+
+def copy_run(run: Path, dest: Path) -> Path:
+    """A copy of a finished run (the shared smoke run is read-only: a test that runs Snakemake
+    on it or changes it works on a copy); keeps mtimes, Snakemake's metadata and symlinks, so
+    Snakemake finds the copy as up to date as the original."""
+    return Path(shutil.copytree(run, dest, symlinks=True))
 
 
 def snapshot(root: Path, sub: str) -> dict[str, bytes]:
