@@ -6,7 +6,8 @@
 
 Runs ``snakemake --cores N --forceall`` on a fresh copy of the workflow (the ``--repo`` checkout's
 Snakefile, workflow/ and config/, and its ``src`` on PYTHONPATH) and reports the wall time and the
-CPU time of the whole run, then splits the jobs' time per paper and per rule family
+CPU time of the whole run (and, of it, Snakemake's own main process: parsing, DAG, scheduling,
+file checks; ``snakemake_cpu_s``), then splits the jobs' time per paper and per rule family
 (simulate / check / figure / table / report / other): a job's *work* is what its entry point
 measured itself ("done in X s" in its log), its *start-up* is the rest of the job's time as
 Snakemake saw it (interpreter start, imports, Snakemake's own job handling; second resolution, so
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import re
 import resource
@@ -95,6 +97,21 @@ def parse_main_log(text: str) -> pd.DataFrame:
     return frame
 
 
+# Runs Snakemake's command line in this interpreter and, at exit, writes the CPU seconds of this
+# process alone (Snakemake's main process; the jobs run in its worker pool, which are children).
+_MAIN_CPU = r"""
+import atexit, json, resource, runpy, sys
+out, script = sys.argv[1], sys.argv[2]
+def _record():
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    with open(out, "w") as handle:
+        json.dump({"cpu_s": use.ru_utime + use.ru_stime}, handle)
+atexit.register(_record)
+sys.argv = [script, *sys.argv[3:]]
+runpy.run_path(script, run_name="__main__")
+"""
+
+
 def work_seconds(workdir: Path, log: str) -> float:
     path = workdir / log
     if not log or not path.exists():
@@ -113,10 +130,13 @@ def run(repo: Path, scale: str, cores: int, keep: Path | None) -> tuple[dict, pd
     shutil.copy(repo / "Snakefile", work / "Snakefile")
     if not (work / "profiles").exists():
         os.symlink("workflow/profiles", work / "profiles")
-    args = [str(Path(sys.executable).parent / "snakemake"), "--cores", str(cores), "--forceall"]
+    main_cpu = work / ".bench_main_cpu.json"
+    args = [sys.executable, "-c", _MAIN_CPU, str(main_cpu), str(Path(sys.executable).parent / "snakemake"),
+            "--cores", str(cores), "--forceall"]
     if scale == "smoke":
         args += ["--configfile", "config/smoke.yaml"]
     env = {**os.environ, "PYTHONPATH": str(repo / "src")}
+    load_before = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(args, cwd=work, env=env, capture_output=True, text=True)
@@ -132,8 +152,9 @@ def run(repo: Path, scale: str, cores: int, keep: Path | None) -> tuple[dict, pd
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     summary = {"when": dt.datetime.now().isoformat(timespec="seconds"), "scale": scale, "cores": cores,
                "jobs": len(jobs), "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+               "snakemake_cpu_s": round(json.loads(main_cpu.read_text())["cpu_s"], 1),
                "work_s": round(float(jobs["work"].sum()), 1), "startup_s": round(float(jobs["startup"].sum()), 1),
-               "load_before": round(os.getloadavg()[0], 2)}
+               "load_before": round(load_before, 2)}
     if keep is None:
         shutil.rmtree(work, ignore_errors=True)
     return summary, jobs
@@ -154,7 +175,7 @@ def from_log(log: Path, workdir: Path, scale: str, cores: int) -> tuple[dict, pd
     when = min(stamps) if stamps else dt.datetime.now()  # the run's start, not this analysis
     summary = {"when": when.isoformat(timespec="seconds"), "scale": scale, "cores": cores,
                "jobs": len(jobs), "wall_s": (max(stamps) - min(stamps)).total_seconds() if stamps else float("nan"),
-               "cpu_s": float("nan"), "work_s": round(float(jobs["work"].sum()), 1),
+               "cpu_s": float("nan"), "snakemake_cpu_s": float("nan"), "work_s": round(float(jobs["work"].sum()), 1),
                "startup_s": round(float(jobs["startup"].sum()), 1), "load_before": float("nan")}
     return summary, jobs
 
@@ -178,7 +199,10 @@ def write_markdown(history: pd.DataFrame, families: pd.DataFrame) -> None:
              "Whole runs (`snakemake --cores N --forceall`: on a fresh copy, or read from a run's log with",
              "`--from-log`). `work`: the sum of the jobs' own",
              "measured time; `startup`: the rest of their time as Snakemake saw it (interpreter, imports,",
-             "job handling). Machine: 2 cores; `load_before` is the load average when the run started.", "",
+             "job handling); `snakemake_cpu_s`: the CPU time of Snakemake's own main process (parsing, DAG,",
+             "scheduling, file checks; part of `cpu_s`, measured from the runs of 2026-11-28 on).",
+             "Machine: 2 cores; `load_before` is the load average when the run started (from 2026-11-28",
+             "on; earlier rows took it when the run had ended).", "",
              _markdown(history), ""]
     for scale, runs in families.groupby("scale", sort=False):
         wide = runs.pivot_table(index=["paper", "family"], columns="run", values="seconds", aggfunc="sum",
@@ -211,6 +235,7 @@ def main() -> None:
     summary["label"] = args.label
     history = pd.read_csv(CSV) if CSV.exists() else pd.DataFrame()
     history = pd.concat([history, pd.DataFrame([summary])], ignore_index=True)
+    history = history[list(summary)]  # the columns in one order (rows from before a column existed: NaN)
     history.to_csv(CSV, index=False)
     table = family_table(jobs).assign(run=f"{summary['when']} {args.label}".strip(), scale=args.scale)
     families = pd.read_csv(FAMILIES) if FAMILIES.exists() else pd.DataFrame()
