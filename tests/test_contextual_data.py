@@ -464,6 +464,22 @@ def test_exact_sums_match_numpy_bit_for_bit():
     assert pairwise_sum(a, 5, 30) == a[5:35].sum()
 
 
+def test_libm_exp_and_log_are_the_c_librarys_on_any_cpu():
+    """The numpy path of the authors' exponential weights must give the compiled kernel's bits
+    (``math.exp``/``math.log``) even where numpy has its own AVX-512 exp and log (which differ
+    from the C library's in the last bit for a few percent of arguments)."""
+    from dpbandits.contextual._exact import libm_exp, libm_log
+
+    rng = np.random.default_rng(9)
+    x = rng.normal(size=(400, 50)) * 30.0  # |x| < 700: no overflow
+    x[0, :4] = [-np.inf, np.inf, 0.0, -745.2]
+    got = libm_exp(x)
+    assert got.shape == x.shape and np.array_equal(got, np.vectorize(math.exp)(x))
+    y = np.abs(x) + 1e-300
+    assert np.array_equal(libm_log(y), np.vectorize(math.log)(y))
+    assert np.array_equal(libm_log(np.array([0.0, 1.0])), [-np.inf, 0.0])
+
+
 def _einsum_logistic(params, x):
     xt = np.concatenate([x, np.ones(x.shape[:-1] + (1,))], axis=-1)
     return np.einsum("rbp,rkp->rbk", xt, params), xt

@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from dpbandits.contextual._exact import libm_exp, libm_log
 from dpbandits.contextual._expweights import target_batches
 from dpbandits.contextual._scan import paper_scan
 from dpbandits.contextual.config import LDPMABConfig
@@ -130,13 +131,16 @@ def settings_for(config: LDPMABConfig, sources: list[Source], d: int) -> RunSett
 
 def expweights_probabilities(est: np.ndarray, active: np.ndarray, k: int) -> np.ndarray:
     """The code's arm distribution (spec A11): p ~ exp(f_k log(1.2K/|A|) / (range + 1e-4)) over
-    the active arms, uniform if the range of the active estimates is < 0.01. Rows = bins."""
+    the active arms, uniform if the range of the active estimates is < 0.01. Rows = bins. The
+    logarithm and the exponential are the C library's (``_exact.libm_log``, ``libm_exp``), as in
+    the compiled target phase (``_expweights._policy``), so that both give the same bits on every
+    CPU (numpy's own AVX-512 ``exp`` and ``log`` differ in the last bit)."""
     n_act = active.sum(axis=1, keepdims=True)
     hi = np.where(active, est, -np.inf).max(axis=1, keepdims=True)
     lo = np.where(active, est, np.inf).min(axis=1, keepdims=True)
     rng_ = hi - lo
-    expo = np.where(active, est * np.log(1.2 * k / n_act) / (rng_ + 1e-4), -np.inf)
-    w = np.exp(expo - np.where(active, expo, -np.inf).max(axis=1, keepdims=True))
+    expo = np.where(active, est * libm_log(1.2 * k / n_act) / (rng_ + 1e-4), -np.inf)
+    w = libm_exp(expo - np.where(active, expo, -np.inf).max(axis=1, keepdims=True))
     w = np.where(active, w, 0.0)
     p = w / w.sum(axis=1, keepdims=True)
     uniform = active / n_act
