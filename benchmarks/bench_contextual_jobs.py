@@ -49,13 +49,13 @@ if runs > 0:
     cfg["beyond"]["runs"] = runs
 from dpbandits.io import write_results
 if job.startswith("table_"):
-    from dpbandits.experiments.contextual import simulate_table as run
+    from dpbandits.contextual.experiments.designs import simulate_table as run
     args = (job.removeprefix("table_"), cfg, seed, manifest if job == "table_adult" else None)
 elif job.startswith("beyond_"):
-    from dpbandits.experiments.contextual_beyond import simulate_beyond as run
+    from dpbandits.contextual.experiments.beyond_designs import simulate_beyond as run
     args = (job, cfg, seed)
 else:
-    from dpbandits.experiments.contextual import simulate_job as run
+    from dpbandits.contextual.experiments.designs import simulate_job as run
     args = (job, cfg, seed)
 wall, cpu = time.perf_counter(), time.process_time()
 table = run(*args)

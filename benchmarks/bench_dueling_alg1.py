@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from dpbandits.experiments.dueling import alg1_cells, alg1_jobs, simulate_alg1
+from dpbandits.dueling.experiments.designs import alg1_cells, alg1_jobs, simulate_alg1
 
 ROOT = Path(__file__).resolve().parents[1]
 ROOT_SEED = 20210215

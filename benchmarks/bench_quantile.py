@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from dpbandits.experiments import quantile as qexp
 from dpbandits.quantile import dp_seq, seq
 from dpbandits.quantile import instances as inst
+from dpbandits.quantile.experiments import designs as qexp
 from dpbandits.rng import derive_seed
 
 

@@ -85,13 +85,14 @@ from pathlib import Path
 
 import yaml
 
-from dpbandits import registry
-from dpbandits.claims import write_claim_rows
-from dpbandits.evaluation import run_check
-from dpbandits.experiments import online as online_exp
-from dpbandits.experiments import online_bandit, online_full_info
-from dpbandits.experiments import quantile as quantile_exp
+from dpbandits.evidence import registry
+from dpbandits.evidence.claims import write_claim_rows
+from dpbandits.evidence.evaluation import run_check
 from dpbandits.io import write_results
+from dpbandits.online.experiments import bandit_designs as online_bandit
+from dpbandits.online.experiments import figure_designs as online_exp
+from dpbandits.online.experiments import full_info_designs as online_full_info
+from dpbandits.quantile.experiments import designs as quantile_exp
 
 CONFIG = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
 QUANTILE = ("gap_scaling", "fig4_logn", "pac", "fig4_gauss", "zero_gap", "lower_bound", "gauss_q",

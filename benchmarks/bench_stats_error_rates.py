@@ -11,7 +11,7 @@ is the power and the PASS rate the false-PASS rate. Slope rows give the CI with 
 (``new``, :func:`dpbandits.stats.fit_line`) and the Monte Carlo-only CI of before (``old``) from
 the same fits.
 
-Contradiction rows (the contextual comparisons, :mod:`dpbandits.contextual.evidence`) give the
+Contradiction rows (the contextual comparisons, :mod:`dpbandits.contextual.checks.evidence`) give the
 rule of issue 18 (``new``: a cell FAILs when the mean improvement is significantly below the 0.5%
 tie margin, Holm at 0.01) and the point-estimate rule it replaced (``old``: a cell FAILs when the
 mean difference has the wrong sign) on the same data; common-slope rows give
@@ -37,9 +37,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dpbandits.checks import band_verdict, upper_verdict, worst_case
-from dpbandits.contextual import evidence
-from dpbandits.quantile._common import EqualFamily, RateFamily
+from dpbandits.contextual.checks import evidence
+from dpbandits.evidence.checks import band_verdict, upper_verdict, worst_case
+from dpbandits.quantile.checks.common import EqualFamily, RateFamily
 from dpbandits.stats import (
     clopper_pearson,
     holm,

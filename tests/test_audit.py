@@ -9,7 +9,7 @@ from scipy import stats as sps
 
 from dpbandits.audit import epsilon_lower_bound
 from dpbandits.mechanisms import LaplaceMechanism
-from dpbandits.online import audits
+from dpbandits.online.checks import audits
 from dpbandits.online.lazy_batches import DoublingBatchMeans
 from dpbandits.online.registry import _reference_algorithm
 from dpbandits.online.rnm_ftnl import RNMFTNL
@@ -136,9 +136,10 @@ def test_whole_algorithm_audit_of_alg1_and_adap_release():
 def test_audit_rows_carry_their_control_as_power():
     """The audit row is a claim (kind privacy, or baseline for the comparators) whose power is its
     negative control; the control row is kind control; an uncaught control leaves no power."""
-    from dpbandits.audit import AuditResult, audit_claims
-    from dpbandits.guards import judge
-    from dpbandits.registry import Guard
+    from dpbandits.audit import AuditResult
+    from dpbandits.evidence.audits import audit_claims
+    from dpbandits.evidence.guards import judge
+    from dpbandits.evidence.registry import Guard
 
     real = AuditResult(1.0, 0.8, "e", 1000, 0.999, 4)
     caught, missed = AuditResult(1.0, 3.0, "e", 1000, 0.999, 4), AuditResult(1.0, 0.9, "e", 1000, 0.999, 4)

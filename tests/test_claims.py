@@ -8,7 +8,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from dpbandits.claims import (
+from dpbandits.evidence.claims import (
     COLUMNS,
     KINDS,
     VERDICTS,

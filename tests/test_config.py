@@ -12,7 +12,12 @@ import pytest
 import yaml
 from config_cases import BAD_FILES, BAD_VALUES
 
-from dpbandits.config import ConfigError, load_config, validate_config, validate_workflow_config
+from dpbandits.workflow.config import (
+    ConfigError,
+    load_config,
+    validate_config,
+    validate_workflow_config,
+)
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "config"
 BASES = ["config.yaml", "smoke.yaml"]
@@ -325,8 +330,8 @@ def test_shipped_configs_pass_the_workflow_validation(name):
 @pytest.mark.parametrize(("runs", "per_job", "epsilons", "references", "settings"),
                          [(20, 20, 3, 2, 2), (6, 3, 3, 2, 2), (7, 3, 2, 0, 1), (100, 7, 5, 1, 3), (2, 1, 20, 2, 20)])
 def test_job_estimate_counts_the_figure_grid_exactly(runs, per_job, epsilons, references, settings):
-    from dpbandits.config import estimate_jobs
-    from dpbandits.experiments.online import extra_cells, figure_cells
+    from dpbandits.online.experiments.figure_designs import extra_cells, figure_cells
+    from dpbandits.workflow.config import estimate_jobs
 
     cfg = _base("smoke.yaml")
     fig = cfg["online"]["figures"]
@@ -339,7 +344,7 @@ def test_job_estimate_counts_the_figure_grid_exactly(runs, per_job, epsilons, re
 
 
 def test_job_estimate_builds_no_list():
-    from dpbandits.config import estimate_jobs
+    from dpbandits.workflow.config import estimate_jobs
 
     cfg = _base("smoke.yaml")
     cfg["online"]["figures"].update(runs=10**18, runs_per_job=1)
@@ -411,7 +416,7 @@ def test_integer_too_long_to_print():
 
 
 def test_many_problems_are_capped():
-    from dpbandits.config import MAX_PROBLEMS
+    from dpbandits.workflow.config import MAX_PROBLEMS
 
     cfg = _base("smoke.yaml")
     for i in range(200):
@@ -479,7 +484,7 @@ _ONLINE_LINE = _SMOKE_LINES.index("online:") + 1
     ('{"seed": 1,\t"seed": 2}\n', ["duplicate key 'seed'"]),  # JSON (with a tab PyYAML rejects)
 ])
 def test_duplicate_keys_are_rejected_with_line_and_key(tmp_path, text, expected):
-    from dpbandits.config import load_yaml_strict
+    from dpbandits.workflow.config import load_yaml_strict
 
     path = _write(tmp_path, "dup.yaml", text)
     with pytest.raises(ConfigError) as info:
@@ -490,7 +495,7 @@ def test_duplicate_keys_are_rejected_with_line_and_key(tmp_path, text, expected)
 
 
 def test_merge_keys_and_small_aliases_are_fine(tmp_path):
-    from dpbandits.config import load_yaml_strict
+    from dpbandits.workflow.config import load_yaml_strict
 
     text = "base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  y: 3\nlist: &l [1, 2]\nagain: *l\n"
     data = load_yaml_strict(_write(tmp_path, "ok.yaml", text))
@@ -498,7 +503,7 @@ def test_merge_keys_and_small_aliases_are_fine(tmp_path):
 
 
 def test_alias_bomb_file_gets_a_short_message(tmp_path):
-    from dpbandits.config import load_yaml_strict
+    from dpbandits.workflow.config import load_yaml_strict
 
     text = "a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
         f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 8))
@@ -511,14 +516,14 @@ def test_alias_bomb_file_gets_a_short_message(tmp_path):
 
 
 def test_recursive_alias_file_is_rejected(tmp_path):
-    from dpbandits.config import load_yaml_strict
+    from dpbandits.workflow.config import load_yaml_strict
 
     with pytest.raises(ConfigError, match="too large"):
         load_yaml_strict(_write(tmp_path, "loop.yaml", "seed: &s [1, *s]\n"))
 
 
 def test_unsafe_tag_is_not_valid_yaml(tmp_path):
-    from dpbandits.config import load_yaml_strict
+    from dpbandits.workflow.config import load_yaml_strict
 
     path = _write(tmp_path, "tag.yaml", "seed: !!python/object/apply:os.system ['true']\n")
     with pytest.raises(ConfigError, match="not valid YAML") as info:

@@ -12,14 +12,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from dpbandits import registry
-from dpbandits.config import cross_field_problems
-from dpbandits.contextual import beyond_checks, ldpmab
+from dpbandits.contextual import ldpmab
+from dpbandits.contextual.checks import beyond as beyond_checks
 from dpbandits.contextual.config import LDPMABConfig, preset
-from dpbandits.contextual.instances import BumpInstance
-from dpbandits.contextual.ldpmab import Source, run_ldpmab
-from dpbandits.contextual.reference import ReferenceLDPMAB
-from dpbandits.experiments.contextual_beyond import (
+from dpbandits.contextual.experiments.beyond_designs import (
     BEYOND_DIMS,
     BEYOND_EPS,
     BEYOND_JOBS,
@@ -29,9 +25,14 @@ from dpbandits.experiments.contextual_beyond import (
     simulate_beyond,
     uniform_per_round,
 )
-from dpbandits.guards import judge_all
+from dpbandits.contextual.instances import BumpInstance
+from dpbandits.contextual.ldpmab import Source, run_ldpmab
+from dpbandits.contextual.reference import ReferenceLDPMAB
+from dpbandits.evidence import registry
+from dpbandits.evidence.guards import judge_all
 from dpbandits.mechanisms import laplace_sum
 from dpbandits.rng import derive_seed
+from dpbandits.workflow.config import cross_field_problems
 
 INST = BumpInstance(3, 2, "code")
 U = uniform_per_round()

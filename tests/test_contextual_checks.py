@@ -14,11 +14,14 @@ import pandas as pd
 import pytest
 import yaml
 
-from dpbandits import registry
-from dpbandits.contextual import audits, figure_checks, theory_checks, unit_checks
+from dpbandits.contextual.checks import audits
+from dpbandits.contextual.checks import figures as figure_checks
+from dpbandits.contextual.checks import theory as theory_checks
+from dpbandits.contextual.checks import units as unit_checks
+from dpbandits.contextual.experiments.designs import AUTHORS_FIG7A, DATASETS, TABLE_BUDGETS, cells
 from dpbandits.contextual.ldpmab import run_ldpmab
-from dpbandits.experiments.contextual import AUTHORS_FIG7A, DATASETS, TABLE_BUDGETS, cells
-from dpbandits.guards import judge_all
+from dpbandits.evidence import registry
+from dpbandits.evidence.guards import judge_all
 
 UCFG = {"samples": 20000, "est_trials": 400, "margin_samples": 200000, "alg_runs": 1}
 ACFG = {"epsilon": 1.0, "samples": 100000, "confidence": 0.999, "control_noise_multiplier": 0.5}
@@ -607,7 +610,7 @@ def test_transfer_at_the_uniform_regret(cfg):
 
 
 def test_evidence_helpers():
-    from dpbandits.contextual import evidence
+    from dpbandits.contextual.checks import evidence
 
     assert evidence.rho_null_probability(5, 0.9, -1) == pytest.approx(5 / 120)  # reversed, or one swap
     assert evidence.rho_null_probability(3, 0.8, 1) == pytest.approx(1 / 6)
@@ -644,7 +647,7 @@ def test_cell_contradiction_error_rates():
     direction's test in only about half the cells) a family of 4 cells needing 3 FAILs in at
     most about 1% of 400 seeded draws; auxiliary data that raise the regret by 1%, or that do
     nothing (with enough runs to resolve the tie), FAIL nearly always."""
-    from dpbandits.contextual import evidence
+    from dpbandits.contextual.checks import evidence
     from dpbandits.stats import wilcoxon_less
 
     def family_fails(shift, rng, runs, cells=4):

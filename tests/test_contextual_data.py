@@ -21,9 +21,9 @@ import pytest
 from scipy import stats
 
 from dpbandits.contextual import realdata
+from dpbandits.contextual.experiments.designs import load_table_data, simulate_table
 from dpbandits.contextual.linear import LogisticModel, _sigmoid, private_sgd_bandit
 from dpbandits.contextual.nn import MLPModel
-from dpbandits.experiments.contextual import load_table_data, simulate_table
 from dpbandits.io import read_results, write_results
 
 COUNTRIES = ["United-States"] * 8 + ["Mexico", "India", "Germany", "Philippines", "?"]
@@ -265,7 +265,7 @@ def test_real_data_subsample_and_provenance_columns(tmp_path, monkeypatch):
 
 
 def test_table1_shows_the_data_used_and_row_counts(tmp_path):
-    from dpbandits.contextual import figures
+    from dpbandits.contextual.experiments import figures
 
     files = _fake_adult_files(300, 16)
     for name, blob in files.items():

@@ -13,12 +13,13 @@ import pandas as pd
 import pytest
 import yaml
 
-from dpbandits import registry
-from dpbandits.contextual import figure_checks, theory_checks
+from dpbandits.contextual.checks import figures as figure_checks
+from dpbandits.contextual.checks import theory as theory_checks
 from dpbandits.contextual.config import preset
+from dpbandits.contextual.experiments.designs import EXTRA_JOBS, cells
 from dpbandits.contextual.instances import SymmetricInstance, q_density, symmetric_integrals
 from dpbandits.contextual.ldpmab import Source, run_ldpmab
-from dpbandits.experiments.contextual import EXTRA_JOBS, cells
+from dpbandits.evidence import registry
 from dpbandits.rng import derive_seed
 
 

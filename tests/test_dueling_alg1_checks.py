@@ -9,17 +9,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpbandits import registry
-from dpbandits.dueling import alg1_checks
-from dpbandits.experiments.dueling import (
+from dpbandits.dueling.checks import alg1 as alg1_checks
+from dpbandits.dueling.experiments.designs import (
     ALG1_VARIANTS,
     FINITE_BASELINES,
     alg1_cells,
     finite_instance,
 )
+from dpbandits.evidence import registry
 from dpbandits.rng import make_rng
 
-ALG1 = registry.in_module("dueling", "dpbandits.dueling.alg1_checks")
+ALG1 = registry.in_module("dueling", "dpbandits.dueling.checks.alg1")
 
 SETTINGS = {"runs": 30, "horizon": 30_000_000, "log_t_horizon": 100_000_000, "gap_horizon": 10_000_000,
             "correctness_horizon": 2_000_000, "correctness_runs": 30, "stress_horizon": 200_000,
@@ -148,11 +148,11 @@ def test_b5_naive_slope_ignores_runs_cut_off_by_the_horizon(good):
 
 
 # ---------------------------------------------------------------------------------------------
-# The guards (dpbandits.guards) on these checks, with the registry's Guard records
+# The guards (dpbandits.evidence.guards) on these checks, with the registry's Guard records
 
 
 def _judged(check, tables):
-    from dpbandits.guards import judge_all
+    from dpbandits.evidence.guards import judge_all
 
     spec = ALG1[check]
     out = spec.load()(tables, np.random.default_rng(1), 400, "smoke")

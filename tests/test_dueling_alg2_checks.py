@@ -6,11 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpbandits import registry
-from dpbandits.dueling import alg2_checks
-from dpbandits.experiments.dueling import ALG2_DESIGNS, simulate_alg2, simulate_maxinp_baseline
+from dpbandits.dueling.checks import alg2 as alg2_checks
+from dpbandits.dueling.experiments.designs import (
+    ALG2_DESIGNS,
+    simulate_alg2,
+    simulate_maxinp_baseline,
+)
+from dpbandits.evidence import registry
 
-ALG2 = registry.in_module("dueling", "dpbandits.dueling.alg2_checks")
+ALG2 = registry.in_module("dueling", "dpbandits.dueling.checks.alg2")
 
 SETTINGS = {"runs": 3, "max_horizon_exponent": 11, "dense_points": 40, "finite_runs": 3,
             "finite_arms": 20, "dims": [2, 3], "baseline_horizon": 5000}
@@ -143,7 +147,7 @@ def test_c7_c8_leave_out_cells_that_did_not_commit(check, tables):
 
 
 def _judged(check, tables):
-    from dpbandits.guards import judge_all
+    from dpbandits.evidence.guards import judge_all
 
     spec = ALG2[check]
     names = {name.split("/")[0] for name in spec.inputs}

@@ -26,8 +26,8 @@ from dpbandits.dueling.design import (
     project,
     span_basis,
 )
+from dpbandits.dueling.experiments.designs import ALG2_DESIGNS, simulate_alg2
 from dpbandits.dueling.instances import g1, g2, sigmoid
-from dpbandits.experiments.dueling import ALG2_DESIGNS, simulate_alg2
 from dpbandits.io import write_results
 
 NUDGE = 1e-10  # relative perturbation of a solver's output (cvxpy's own last digits vary by ~1e-5)

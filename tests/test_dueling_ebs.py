@@ -428,7 +428,7 @@ def test_audit_detects_literal_leak_and_noiseless_control():
 
 
 def test_a3_fails_when_the_r1_stream_lengths_depend_on_o(monkeypatch):
-    from dpbandits.dueling import audits
+    from dpbandits.dueling.checks import audits
 
     rng = np.random.default_rng(0)
     rows = audits.check_a3(rng, "smoke", 2, horizon=600)
@@ -445,8 +445,8 @@ def test_a3_fails_when_the_r1_stream_lengths_depend_on_o(monkeypatch):
 
 
 def test_a5_literal_is_the_audits_negative_control_and_a5_r1_has_its_power():
-    from dpbandits.dueling import audits
-    from dpbandits.guards import judge_all
+    from dpbandits.dueling.checks import audits
+    from dpbandits.evidence.guards import judge_all
 
     rows = {c.check_id: c for c in judge_all(audits.check_a5_literal(np.random.default_rng(0), "smoke", 20_000, 0.95))}
     assert (rows["A5-LITERAL"].kind, rows["A5-LITERAL"].verdict, rows["A5-LITERAL"].reason) == \
@@ -459,8 +459,8 @@ def test_a6b_sees_the_papers_literal_minus_one():
     """A6(b)'s z rule has power against Algorithm 1's literal "add -1 to the counter" (erratum 8):
     one unit subtracted instead of the eliminated arm's wins biases the estimates far beyond 3.5
     standard errors."""
-    from dpbandits.dueling import audits
-    from dpbandits.guards import judge_all
+    from dpbandits.dueling.checks import audits
+    from dpbandits.evidence.guards import judge_all
 
     (row,) = judge_all(audits.check_a6b(np.random.default_rng(0), "smoke", 40))
     assert (row.verdict, row.reason) == ("PASS", "supported"), row

@@ -366,8 +366,8 @@ def test_the_audit_harness_has_the_production_engines_law():
 
 
 def test_a4_fails_for_mis_scaled_noise_and_broken_group_accounting(monkeypatch):
-    from dpbandits.dueling import audits, goptimal_dpdb
-
+    from dpbandits.dueling import goptimal_dpdb
+    from dpbandits.dueling.checks import audits
     rng = np.random.default_rng(0)
     # 48 runs: ~2700 draws per eps, so the Bonferroni CI of eps x mean |noise| has half-width ~0.045
     # and a correct engine lands inside the +-10% band with probability > 0.999 (with 20 runs it

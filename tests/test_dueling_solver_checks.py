@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from dpbandits.dueling import design, mle, solver_checks
+from dpbandits.dueling import design, mle
+from dpbandits.dueling.checks import solver as solver_checks
 
 
 def test_solver_checks_pass_on_the_real_solvers():

@@ -11,14 +11,14 @@ import math
 import numpy as np
 import pytest
 
-from dpbandits import registry
-from dpbandits.dueling import check_registry as uc
-from dpbandits.dueling.bintree_checks import calibrated_bound, check_a1, check_a2, lemma1_bound
-from dpbandits.dueling.ebs_property_checks import check_a6
+from dpbandits.dueling.checks import registry as uc
+from dpbandits.dueling.checks.bintree import calibrated_bound, check_a1, check_a2, lemma1_bound
+from dpbandits.dueling.checks.ebs_properties import check_a6
+from dpbandits.dueling.checks.kappa import check_kappa
+from dpbandits.dueling.checks.lemmas import check_lemma6, check_lemma10
+from dpbandits.dueling.checks.lower_bound import check_lower_bound, lb_matrix, logistic_residual
 from dpbandits.dueling.instances import f1, f2, logistic_preference, sigmoid_prime
-from dpbandits.dueling.kappa_checks import check_kappa
-from dpbandits.dueling.lemma_checks import check_lemma6, check_lemma10
-from dpbandits.dueling.lower_bound_checks import check_lower_bound, lb_matrix, logistic_residual
+from dpbandits.evidence import registry
 
 A1_SMALL = {"horizons": (2**4, 2**6, 2**8, 2**10), "epsilons": (0.1, 0.2, 0.5, 1.0), "deltas": (0.1, 0.01),
             "n_streams": 2000, "n_boot": 300}  # 4 points per fit: lack of fit on 2 residual df
@@ -161,7 +161,7 @@ def test_lemma6_paper_count_fails_corrected_count_passes():
 
 
 def test_lemma6_counterexample_is_inside_the_lemma_and_the_horizon():
-    from dpbandits.dueling import lemma_checks as lc
+    from dpbandits.dueling.checks import lemmas as lc
 
     for _label, reading in lc.RADIUS_READINGS:
         (horizon, gap, n, ratio), _ = lc._lemma6_counterexample(reading, 1.0, 8.0, 64.0)
@@ -269,12 +269,12 @@ def test_claim_ids_unique_and_documented():
 
 
 # ----------------------------------------------------------------------------------------------
-# Kinds and reasons through the registry's run_check (dpbandits.guards)
+# Kinds and reasons through the registry's run_check (dpbandits.evidence.guards)
 # ----------------------------------------------------------------------------------------------
 
 
 def test_errata_identities_and_controls_through_run_check():
-    from dpbandits.evaluation import run_check
+    from dpbandits.evidence.evaluation import run_check
 
     config = {"scale": "smoke", "seed": 7}
     rows = {c.check_id: c for cid in ("L6", "L10", "LB") for c in
@@ -286,7 +286,7 @@ def test_errata_identities_and_controls_through_run_check():
 
 
 def test_a2_pass_carries_its_power():
-    from dpbandits.guards import judge_all
+    from dpbandits.evidence.guards import judge_all
 
     rows = {c.check_id: c for c in judge_all(check_a2(np.random.default_rng(0), "smoke", **A2_SMALL).claims)}
     assert (rows["A2"].kind, rows["A2"].reason) == ("privacy", "supported")
@@ -295,7 +295,7 @@ def test_a2_pass_carries_its_power():
 
 
 def test_a6_searches_fail_their_alternatives(rng=None):
-    from dpbandits.guards import judge_all
+    from dpbandits.evidence.guards import judge_all
 
     out = check_a6(np.random.default_rng(0), "smoke", n_instances=30, k_min=3, k_max=6)
     rows = {c.check_id: c for c in judge_all(out.claims)}
@@ -305,8 +305,8 @@ def test_a6_searches_fail_their_alternatives(rng=None):
 
 
 def test_a_covered_row_without_its_evidence_is_a_guard_error():
-    from dpbandits.claims import Claim
-    from dpbandits.guards import GuardError, judge
+    from dpbandits.evidence.claims import Claim
+    from dpbandits.evidence.guards import GuardError, judge
 
     spec = registry.get("dueling", "B4")
     row = Claim("dueling", "B4", "Thm 1", "theorem", "overhead ~ 1/eps", "slope", 1.0, 0.9, 1.1,
@@ -328,7 +328,7 @@ def test_log_axis_tick_labels_never_overlap(tmp_path):
     import pandas as pd
 
     from dpbandits import plotting
-    from dpbandits.checks import ScalingFigure
+    from dpbandits.evidence.checks import ScalingFigure
 
     captured = {}
     real_close = plotting.plt.close

@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from dpbandits.config import ConfigError, validate_config
-from dpbandits.guards import judge_all
+from dpbandits.evidence.guards import judge_all
 from dpbandits.online import interface
-from dpbandits.online.extra_checks import audit_class, check_x_audit, check_x_regret
+from dpbandits.online.checks.extra import audit_class, check_x_audit, check_x_regret
+from dpbandits.workflow.config import ConfigError, validate_config
 
 DP_UCB = "examples.dp_ucb_tree:DPUCBTree"
 LEAKY = "examples.leaky_ucb:LeakyUCB"
@@ -173,7 +173,7 @@ def test_regret_rows_relative_to_lazy_dp_ts():
 
 
 def test_extra_rows_leave_the_papers_final_regret_rows_unchanged(tmp_path):
-    from dpbandits.online.figures import final_regret_table
+    from dpbandits.online.experiments.figures import final_regret_table
 
     rng = np.random.default_rng(2)
     paper = pd.DataFrame({"setting": "s1", "algorithm": np.repeat(["lazy_dp_ts", "ucb1"], 4),

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from dpbandits.experiments.online_full_info import brackets, f_dbl, f_hard, thm9_bound
 from dpbandits.online import full_info, naive_ftnl, rnm_ftnl
+from dpbandits.online.experiments.full_info_designs import brackets, f_dbl, f_hard, thm9_bound
 from dpbandits.stats import holm
 
 MEANS = np.array([0.5, 0.65, 0.5, 0.55])  # optimal action not at index 0 (erratum E11)

@@ -1,4 +1,4 @@
-"""The verdict guards (dpbandits.guards, issue 15): each guard triggers on a synthetic row that
+"""The verdict guards (dpbandits.evidence.guards, issue 15): each guard triggers on a synthetic row that
 needs it, a row a registry guard covers must carry its evidence, the reasons come from the fixed
 vocabulary, and the evidence helpers compute what they say."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from dpbandits import guards
-from dpbandits.claims import REASONS, Claim, Evidence
-from dpbandits.guards import GuardError, judge
-from dpbandits.registry import Guard
+from dpbandits.evidence import guards
+from dpbandits.evidence.claims import REASONS, Claim, Evidence
+from dpbandits.evidence.guards import GuardError, judge
+from dpbandits.evidence.registry import Guard
 
 
 def row(verdict="PASS", kind="theorem", check_id="X-1", value=1.0, lo=0.9, hi=1.1, **evidence) -> Claim:

@@ -1,6 +1,6 @@
 """Intermediate tables whose damage is detected, and the recovery a new run applies before
 scheduling (stale locks, orphaned temporaries, corrupt tables): dpbandits.io and
-dpbandits.workflow_guard."""
+dpbandits.workflow.guard."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from dpbandits.io import (
     read_results_or_quarantine,
     write_results,
 )
-from dpbandits.workflow_guard import OWNER_FILE, VERIFIED_FILE, prepare_workdir
+from dpbandits.workflow.guard import OWNER_FILE, VERIFIED_FILE, prepare_workdir
 
 
 def _table(n=20_000):

@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpbandits import registry
-from dpbandits.experiments.online_bandit import ALGORITHMS, DESIGNS, design_cells
-from dpbandits.online import bandit_checks as bc
+from dpbandits.evidence import registry
+from dpbandits.online.checks import bandit as bc
+from dpbandits.online.experiments.bandit_designs import ALGORITHMS, DESIGNS, design_cells
 
-BANDIT = {k: c for k, c in registry.in_module("online", "dpbandits.online.bandit_checks").items() if k != "BT-8"}
+BANDIT = {k: c for k, c in registry.in_module("online", "dpbandits.online.checks.bandit").items() if k != "BT-8"}
 
 SETTINGS = {"runs": 30, "minimax_runs": 30, "horizon": 10**6}
 
@@ -111,11 +111,11 @@ def test_theorem3_constants():
 
 
 # ---------------------------------------------------------------------------------------------
-# Guards (issue 15): the rows as dpbandits.guards judges them, through the registry's Guards.
+# Guards (issue 15): the rows as dpbandits.evidence.guards judges them, through the registry's Guards.
 
 
 def _judged(check, tables):
-    from dpbandits.guards import judge_all
+    from dpbandits.evidence.guards import judge_all
 
     spec = BANDIT[check]
     out = spec.load()(tables, np.random.default_rng(1), 300, "smoke")
@@ -181,7 +181,7 @@ def test_lemma19_rate_counts_only_arms_that_can_reach_the_epoch(good, monkeypatc
 
 
 def test_privacy_cost_power_and_floor():
-    from dpbandits.guards import judge_all
+    from dpbandits.evidence.guards import judge_all
 
     spec = registry.get("online", "BT-8")
     settings = {"alpha": 0.05, "horizon": 10**6,

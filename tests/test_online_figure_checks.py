@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpbandits import registry
-from dpbandits.guards import judge_all
-from dpbandits.online import figure_checks as fc
+from dpbandits.evidence import registry
+from dpbandits.evidence.guards import judge_all
+from dpbandits.online.checks import figures as fc
 
 FIG = {**fc.FIG_SETTINGS, "alpha": 0.05}
 ALGS = ("lazy_dp_ts", "adap_klucb", "anytime_lazy_ucb", "dp_se")

@@ -10,11 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpbandits import registry
-from dpbandits.experiments.online_full_info import DESIGNS, design_cells, instance_of
-from dpbandits.online import exact_checks as ex
+from dpbandits.evidence import registry
+from dpbandits.online.checks import exact as ex
+from dpbandits.online.experiments.full_info_designs import DESIGNS, design_cells, instance_of
 
-CHECKS = registry.in_module("online", "dpbandits.online.full_info_checks")
+CHECKS = registry.in_module("online", "dpbandits.online.checks.full_info")
 
 SETTINGS = {"runs": 40, "horizon": 10**6, "long_horizon": 10**7}
 
@@ -159,7 +159,7 @@ def test_exact_rnm_check_records_the_erratum_and_passes_the_fix():
 
 
 def _judged(check, tables):
-    from dpbandits.guards import judge_all
+    from dpbandits.evidence.guards import judge_all
 
     spec = CHECKS[check]
     out = spec.load()(tables, np.random.default_rng(1), 300, "smoke")
@@ -193,7 +193,7 @@ def test_ft3_fails_log_t_growth_where_the_regime_is_reached():
 
 
 def test_explicit_theorem9_bound_without_power(good_tables, monkeypatch):
-    from dpbandits.online import full_info_checks as fi
+    from dpbandits.online.checks import full_info as fi
 
     monkeypatch.setattr(fi, "thm9_bound", lambda gaps, eps: 1e15)  # vacuous: the trivial policy passes
     row = _judged("FT-2", good_tables)["FT-2"]
@@ -201,7 +201,7 @@ def test_explicit_theorem9_bound_without_power(good_tables, monkeypatch):
 
 
 def test_exact_rows_kinds_and_power():
-    from dpbandits.guards import judge
+    from dpbandits.evidence.guards import judge
 
     def one(fn, *args, **kw):
         spec = registry.get("online", {ex.check_ft9: "FT-9", ex.check_u4: "U-4", ex.check_u5: "U-5",

@@ -2,7 +2,7 @@
 finished smoke tree, one change at a time, `snakemake -n` must plan exactly the jobs that depend
 on it (Snakemake's params trigger on each job's declared config values, ``params.config``, and on
 the digest of the code it runs, ``params.code``), and nothing else; a content-identical checkout
-plans nothing. Also the unit tests of dpbandits.provenance."""
+plans nothing. Also the unit tests of dpbandits.workflow.provenance."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import pytest
 import yaml
 from workflow_runner import copy_run, run_snakemake
 
-from dpbandits import registry
-from dpbandits.provenance import code_digest, import_closure, select_config
+from dpbandits.evidence import registry
+from dpbandits.workflow.provenance import code_digest, import_closure, select_config
 
 SMOKE = ["--cores", "2", "--configfile", "config/smoke.yaml"]
 
@@ -38,7 +38,7 @@ def test_select_config_keeps_exactly_the_paths_in_config_order():
 
 
 def test_code_digest_follows_imports_and_contents(tmp_path):
-    closure = {p.name for p in import_closure(["dpbandits.quantile.dp_checks"])}
+    closure = {p.name for p in import_closure(["dpbandits.quantile.checks.dp"])}
     assert {"dp_checks.py", "dp_seq.py", "claims.py", "checks.py", "core.py"} <= closure
     assert "ldpmab.py" not in closure  # no other paper
     script = tmp_path / "entry.py"
@@ -105,7 +105,7 @@ def test_nothing_changed_plans_nothing(tree):
 @pytest.mark.workflow
 def test_a_horizon_reruns_exactly_its_designs_and_their_checks(tree):
     _edit_smoke(tree, "online.full_info.horizon", 20000)
-    ft = registry.in_module("online", "dpbandits.online.full_info_checks").values()
+    ft = registry.in_module("online", "dpbandits.online.checks.full_info").values()
     rules = {c.rule for c in ft} | {f"{c.rule}_figure" for c in ft if c.figure}
     planned = _planned(tree, *SMOKE)
     assert set(planned) == {"online_full_info_simulate", *rules, "online_checks_table", *REPORTING}
@@ -169,7 +169,7 @@ def test_the_import_scan_finds_every_import_the_parser_finds():
     nothing the Python parser finds, in every module of the package and every entry point."""
     import ast
 
-    from dpbandits import provenance as pv
+    from dpbandits.workflow.jobs import provenance as pv
 
     def parsed(path):
         tree = ast.parse(path.read_text())

@@ -11,14 +11,15 @@ import numpy as np
 import pytest
 from workflow_runner import copy_workflow, run_snakemake
 
-from dpbandits import registry
-from dpbandits.experiments import quantile as qexp
-from dpbandits.quantile import baseline_checks, max_q, qlucb, qpac
+from dpbandits.evidence import registry
+from dpbandits.quantile import max_q, qlucb, qpac
+from dpbandits.quantile.checks import baselines as baseline_checks
+from dpbandits.quantile.experiments import designs as qexp
 from dpbandits.quantile.instances import make_instance
 from dpbandits.quantile.streams import run_streams
 from dpbandits.rng import derive_seed
 
-BASELINE_CHECKS = registry.in_module("quantile", "dpbandits.quantile.baseline_checks")
+BASELINE_CHECKS = registry.in_module("quantile", "dpbandits.quantile.checks.baselines")
 
 pytestmark = pytest.mark.xdist_group("quantile_baselines")
 

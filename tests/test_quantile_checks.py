@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpbandits import registry
-from dpbandits.experiments import quantile as qexp
-from dpbandits.guards import judge_all
-from dpbandits.quantile import audits
+from dpbandits.evidence import registry
+from dpbandits.evidence.guards import judge_all
+from dpbandits.quantile.checks import audits
+from dpbandits.quantile.experiments import designs as qexp
 
 pytestmark = pytest.mark.xdist_group("quantile_checks")
 
@@ -22,8 +22,8 @@ SETTINGS = {
     "dp": {"invariance_runs": 3, "fig4_runs": 4, "pac_runs": 10, "scaling_runs": 4, "k_runs": 3},
     "baselines": {"d1_runs": 4, "d1_cap": 1000, "d2_runs": 4, "d3_runs": 4},  # D1-D3: test_quantile_baselines
 }
-ALL = {**registry.in_module("quantile", "dpbandits.quantile.seq_checks"),
-       **registry.in_module("quantile", "dpbandits.quantile.dp_checks")}
+ALL = {**registry.in_module("quantile", "dpbandits.quantile.checks.seq"),
+       **registry.in_module("quantile", "dpbandits.quantile.checks.dp")}
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def run(check, tables, **replace):
 
 
 def judged(check, tables, **replace):
-    """The rows of a check after the registry's guards (dpbandits.guards), by id."""
+    """The rows of a check after the registry's guards (dpbandits.evidence.guards), by id."""
     spec = ALL[check]
     data = {d: replace.get(d, tables[d]).copy() for d in spec.inputs}
     out = spec.load()(data, np.random.default_rng(0), 300, "smoke")
@@ -122,8 +122,8 @@ def test_b7_tests_the_bound_on_the_sprt_oracle(tables):
 def test_sprt_oracle_is_delta_correct_and_near_the_kl_bound():
     """The oracle errs with probability <= delta under nu^(1) (Wald's inequalities) and needs
     about log((K - 1)/delta) / KL samples per suboptimal arm, within a factor 4 of the KL bound."""
-    from dpbandits.quantile.analytic_checks import kl_mix
-    from dpbandits.quantile.seq_checks import sprt_oracle
+    from dpbandits.quantile.checks.analytic import kl_mix
+    from dpbandits.quantile.checks.seq import sprt_oracle
 
     rng = np.random.default_rng(3)
     for k, gamma in ((2, 0.05), (4, 0.08)):

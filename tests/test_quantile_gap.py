@@ -7,11 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpbandits import registry
-from dpbandits.quantile import analytic_checks as ac
-from dpbandits.quantile import dp_seq, figures, seq
+from dpbandits.evidence import registry
+from dpbandits.quantile import dp_seq, seq
 from dpbandits.quantile import gap as gapmod
 from dpbandits.quantile import instances as inst
+from dpbandits.quantile.checks import analytic as ac
+from dpbandits.quantile.checks import figures as figure_checks
+from dpbandits.quantile.experiments import figures
 from dpbandits.quantile.gap import d_flip, exponential_pair_gap, gap, gaussian_pair_gap, mix_gap
 
 RNG = np.random.default_rng
@@ -187,8 +189,8 @@ def test_b2_fails_on_too_narrow_intervals(monkeypatch):
 
 def test_f1_passes_and_fails_on_a_broken_curve():
     curves = figures.fig1_curves()
-    assert _verdicts(figures.check_f1(None, "smoke", {}, curves))["F1"] == "PASS"
+    assert _verdicts(figure_checks.check_f1(None, "smoke", {}, curves))["F1"] == "PASS"
     broken = curves.copy()
     mask = (broken["panel"] == "gauss") & (broken["param"] == 3.0)
     broken.loc[mask, "gap"] = broken.loc[mask, "q"] * 0.1  # no interior optimum, not symmetric
-    assert _verdicts(figures.check_f1(None, "smoke", {}, broken))["F1"] == "FAIL"
+    assert _verdicts(figure_checks.check_f1(None, "smoke", {}, broken))["F1"] == "FAIL"

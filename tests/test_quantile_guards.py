@@ -1,18 +1,18 @@
 """The verdict rules of the quantile checks that the guards rely on (issue 15): the equivalence
 family (F2-EQUAL, F4A-EQUAL), the rate family's evidence, the evidence helpers, and every row's
-kind and evidence through the registry's guards (:func:`dpbandits.guards.judge`)."""
+kind and evidence through the registry's guards (:func:`dpbandits.evidence.guards.judge`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from dpbandits import registry
-from dpbandits.claims import Claim, Evidence
-from dpbandits.guards import GuardError, judge, judge_all
-from dpbandits.quantile import analytic_checks as ac
-from dpbandits.quantile import figures
-from dpbandits.quantile._common import (
+from dpbandits.evidence import registry
+from dpbandits.evidence.claims import Claim, Evidence
+from dpbandits.evidence.guards import GuardError, judge, judge_all
+from dpbandits.quantile.checks import analytic as ac
+from dpbandits.quantile.checks import figures
+from dpbandits.quantile.checks.common import (
     EqualFamily,
     RateFamily,
     censored_floor,

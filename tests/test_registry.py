@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpbandits import registry
-from dpbandits.claims import Claim, write_claim_rows
-from dpbandits.stability import stability_column, sweep_table
+from dpbandits.evidence import registry
+from dpbandits.evidence.claims import Claim, write_claim_rows
+from dpbandits.evidence.stability import stability_column, sweep_table
 
 ALL = registry.all_checks()
 

@@ -130,7 +130,7 @@ def test_a_malformed_config_is_rejected_by_the_workflow_validation(repo, tmp_pat
     the config Snakemake would build (the file merged over config/config.yaml)."""
     from snakemake.utils import update_config
 
-    from dpbandits.config import ConfigError, validate_workflow_config
+    from dpbandits.workflow.config import ConfigError, validate_workflow_config
 
     cfg = _smoke_config(repo)
     cfg = _set(cfg, mutation[1], mutation[2]) if mutation[0] == "set" else _delete(cfg, mutation[1])

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from workflow_runner import SMOKE_REPORTS, copy_run, ensure_apt_packages, run_snakemake
 
-from dpbandits.captions import caption_checks
+from dpbandits.workflow.captions import caption_checks
 
 pytestmark = pytest.mark.workflow
 

@@ -7,10 +7,10 @@ import math
 
 import pandas as pd
 
-from dpbandits.captions import caption_checks, render_caption
-from dpbandits.claims import render_claims_at_a_glance, render_claims_markdown
-from dpbandits.readme import replace_marked_section
+from dpbandits.evidence.claims import render_claims_at_a_glance, render_claims_markdown
 from dpbandits.tables import LONG_TABLE_ROWS, latex_escape, tables_document, to_booktabs
+from dpbandits.workflow.captions import caption_checks, render_caption
+from dpbandits.workflow.readme import replace_marked_section
 
 
 def _claims():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from dpbandits.checks import worst_case
+from dpbandits.evidence.checks import worst_case
 from dpbandits.stats import (
     bootstrap_ci,
     bootstrap_ratio_of_means,

@@ -11,7 +11,7 @@ from workflow_runner import SMOKE_REPORTS, copy_run
 from workflow_runner import copy_workflow as _copy_workflow
 from workflow_runner import run_snakemake as _snakemake
 
-from dpbandits.claims import COLUMNS, KINDS, VERDICTS
+from dpbandits.evidence.claims import COLUMNS, KINDS, VERDICTS
 
 pytestmark = pytest.mark.workflow
 
@@ -208,7 +208,7 @@ def test_deliverables_are_written_at_a_precision_a_nudge_does_not_move():
     order) leaves their bytes unchanged."""
     import numpy as np
 
-    from dpbandits.claims import claims_table, render_claims_markdown
+    from dpbandits.evidence.claims import claims_table, render_claims_markdown
     from dpbandits.tables import CSV_FLOAT, to_booktabs
 
     rng = np.random.default_rng(2026)

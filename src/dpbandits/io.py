@@ -10,7 +10,7 @@
   naming the file instead of being aggregated.
 * :func:`find_corrupt_results`: every Parquet table under a directory that fails that read (the
   workflow runs it before scheduling, so that damaged intermediates are rebuilt, see
-  :mod:`dpbandits.workflow_guard`).
+  :mod:`dpbandits.workflow.guard`).
 """
 
 from __future__ import annotations

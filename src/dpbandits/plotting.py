@@ -45,7 +45,7 @@ def save_figure(fig, pdf_path: str | Path, png_path: str | Path) -> None:
 
 
 def plot_scaling(figure, pdf_path: str | Path, png_path: str | Path) -> None:
-    """A check's scaling figure (:class:`dpbandits.checks.ScalingFigure`) on log-log axes:
+    """A check's scaling figure (:class:`dpbandits.evidence.checks.ScalingFigure`) on log-log axes:
     measured means with 95% CIs per series, the fitted slope (solid) and the theory's (dashed,
     anchored at the fit's geometric centre)."""
     import numpy as np

@@ -69,7 +69,7 @@ def to_booktabs(frame: pd.DataFrame, caption: str, label: str, align: str | None
 
 
 def display_form(table: pd.DataFrame, spec) -> pd.DataFrame | None:
-    """The display form of a check's informational table (:class:`dpbandits.registry.TableSpec`):
+    """The display form of a check's informational table (:class:`dpbandits.evidence.registry.TableSpec`):
     its display function (``"module:function"``) or its column formats; None = the raw table."""
     if spec.display:
         import importlib

@@ -1,4 +1,4 @@
-# Every check of the four papers, from the one registry (dpbandits.registry): one named rule per
+# Every check of the four papers, from the one registry (dpbandits.evidence.registry): one named rule per
 # check (its claim rows, and the data of its scaling figure or informational table), one rule per
 # scaling figure and per informational table, and one table of every check per paper. The rule
 # names come from the registry, so `snakemake --list-rules` reads like the papers' tables of

@@ -1,14 +1,14 @@
 # Shared set-up: config validation (before any job runs), the output roots, what each job depends
-# on (params.config and params.code, see dpbandits.provenance) and the helper functions, so that
+# on (params.config and params.code, see dpbandits.workflow.provenance) and the helper functions, so that
 # rules carry no lambdas.
 import hashlib
 from pathlib import Path
 
-from dpbandits import registry
-from dpbandits.config import validate_workflow_config
-from dpbandits.provenance import code_digest, select_config
-from dpbandits.workflow import run_job
-from dpbandits.workflow_guard import prepare_workdir
+from dpbandits.evidence import registry
+from dpbandits.workflow.config import validate_workflow_config
+from dpbandits.workflow.provenance import code_digest, select_config
+from dpbandits.workflow.jobs import run_job
+from dpbandits.workflow.guard import prepare_workdir
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
 # Every config file re-read strictly (duplicate keys), each --configfile complete, the merged
@@ -91,7 +91,7 @@ def main_run(paths):
     return [at_seed(p) for p in paths]
 
 
-# ---- checks: one registry for the four papers (dpbandits.registry) ---------------------------
+# ---- checks: one registry for the four papers (dpbandits.evidence.registry) ---------------------------
 CHECKS = {paper: registry.checks_of(paper) for paper in registry.PAPERS}
 
 
@@ -204,8 +204,8 @@ def stability_table():
 
 
 # ---- online paper (Hu, Huang, Mehta & Hegde) ---------------------------------------------------
-from dpbandits.experiments import online as online_exp
-from dpbandits.experiments import online_bandit as online_bandit_exp
+from dpbandits.online.experiments import figure_designs as online_exp
+from dpbandits.online.experiments import bandit_designs as online_bandit_exp
 
 ONLINE_FIG = config["online"]["figures"]
 
@@ -304,7 +304,7 @@ def online_figures():
 
 
 # ---- dueling paper (Saha & Asi) ----------------------------------------------------------------
-from dpbandits.experiments import dueling as dueling_exp
+from dpbandits.dueling.experiments import designs as dueling_exp
 
 
 def explore_notebook_dueling_inputs():
@@ -317,7 +317,7 @@ def explore_notebook_dueling_inputs():
 
 
 # ---- quantile paper (Nikolakakis, Kalogerias, Sheffet & Sarwate) ------------------------------
-from dpbandits.experiments import quantile as quantile_exp
+from dpbandits.quantile.experiments import designs as quantile_exp
 
 # figure -> (rule name, designs it reads, in order)
 QUANTILE_FIGURES = {
@@ -349,8 +349,8 @@ def quantile_figures():
 
 # ---- contextual paper (Ma, Jiang, Zhao, Yang & Yu) ---------------------------------------------
 from dpbandits.contextual import realdata as contextual_realdata
-from dpbandits.experiments import contextual as contextual_exp
-from dpbandits.experiments import contextual_beyond as contextual_beyond_exp
+from dpbandits.contextual.experiments import designs as contextual_exp
+from dpbandits.contextual.experiments import beyond_designs as contextual_beyond_exp
 
 
 wildcard_constraints:

@@ -37,7 +37,7 @@ rule contextual_simulate:
 
 rule contextual_beyond_simulate:
     """Issue 19: primary (and the labelled addition coarse_fixed) on the Figure 7(a) instance
-    beyond the paper's horizon, one block of the geometric n grid (experiments/contextual_beyond.py).
+    beyond the paper's horizon, one block of the geometric n grid (contextual/experiments/beyond_designs.py).
     """
     output:
         f"{RUN}/sim/contextual/{{beyond}}.parquet",

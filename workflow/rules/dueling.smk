@@ -1,6 +1,6 @@
 # Dueling paper (Saha & Asi 2024, spec shared/papers/dp_dueling.md). The paper has no experiments:
 # every theorem and lemma becomes a check (spec section 5). Simulations of the designs
-# (experiments/dueling.py) here; the checks are rules of the one check registry (checks.smk).
+# (dueling/experiments/designs.py) here; the checks are rules of the one check registry (checks.smk).
 
 
 rule dueling_alg1_simulate:

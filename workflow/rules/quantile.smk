@@ -1,5 +1,5 @@
 # Quantile paper (Nikolakakis, Kalogerias, Sheffet & Sarwate; spec shared/papers/quantile_bandits.md).
-# Simulations of the designs (experiments/quantile.py) -> Figures 1-4 (both panels); the checks are
+# Simulations of the designs (quantile/experiments/designs.py) -> Figures 1-4 (both panels); the checks are
 # rules of the one check registry (checks.smk).
 
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from dpbandits.claims import PAPER_TITLES
+from dpbandits.evidence.claims import PAPER_TITLES
 from dpbandits.io import atomic_path
 from dpbandits.tables import tables_document
 

@@ -1,14 +1,14 @@
 """Entry point of every check rule of the four papers (rules from the one registry,
-``dpbandits.registry``; see ``workflow/rules/checks.job``): runs the check named by
+``dpbandits.evidence.registry``; see ``workflow/rules/checks.job``): runs the check named by
 ``params.paper`` / ``params.check`` and writes its claim rows, and the data of its scaling figure
 or informational table when it has one."""
 
 import logging
 
-from dpbandits import registry
-from dpbandits.checks import CheckOutput, write_figure_data
-from dpbandits.claims import write_claim_rows
-from dpbandits.evaluation import run_check
+from dpbandits.evidence import registry
+from dpbandits.evidence.checks import CheckOutput, write_figure_data
+from dpbandits.evidence.claims import write_claim_rows
+from dpbandits.evidence.evaluation import run_check
 
 
 def main(job):

@@ -1,7 +1,7 @@
 """Entry point of the rules <check rule>_figure: draw a check's scaling figure from the data its
 check wrote (points with CIs, fitted and theoretical slopes)."""
 
-from dpbandits.checks import read_figure_data
+from dpbandits.evidence.checks import read_figure_data
 from dpbandits.plotting import plot_scaling
 
 

@@ -1,7 +1,7 @@
 """Entry point of the rules <check rule>_table: render the informational table a check wrote
 (CSV of the raw numbers, LaTeX of its display form)."""
 
-from dpbandits import registry
+from dpbandits.evidence import registry
 from dpbandits.io import read_results_or_quarantine
 from dpbandits.tables import display_form, write_table
 

@@ -1,7 +1,7 @@
 """Entry point of the rules <paper>_checks_table: every check of one paper as one LaTeX table
 (statistic, 95% CI, criterion, verdict)."""
 
-from dpbandits.claims import claims_table, combine_claims
+from dpbandits.evidence.claims import claims_table, combine_claims
 from dpbandits.tables import ragged, write_table
 
 TITLES = {

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from dpbandits.claims import combine_claims, render_claims_markdown
+from dpbandits.evidence.claims import combine_claims, render_claims_markdown
+from dpbandits.evidence.stability import stability_column
 from dpbandits.io import atomic_path
-from dpbandits.stability import stability_column
 from dpbandits.tables import CSV_FLOAT
 
 

@@ -4,9 +4,9 @@ table in README.md between its markers at paper scale (params.readme)."""
 import logging
 from pathlib import Path
 
-from dpbandits.claims import combine_claims, render_claims_at_a_glance
+from dpbandits.evidence.claims import combine_claims, render_claims_at_a_glance
 from dpbandits.io import atomic_path
-from dpbandits.readme import replace_marked_section
+from dpbandits.workflow.readme import replace_marked_section
 
 
 def main(job):

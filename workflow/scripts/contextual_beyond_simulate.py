@@ -1,6 +1,6 @@
 """Entry point of rule contextual_beyond_simulate: one job of the beyond-horizon grid (issue 19)."""
 
-from dpbandits.experiments.contextual_beyond import simulate_beyond
+from dpbandits.contextual.experiments.beyond_designs import simulate_beyond
 from dpbandits.io import write_results
 
 

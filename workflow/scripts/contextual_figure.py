@@ -3,8 +3,9 @@ contextual_presets_comparison): dispatches on ``params.figure``."""
 
 import pandas as pd
 
-from dpbandits.contextual import figures
-from dpbandits.experiments.contextual import AUTHORS_FIG7A, partition_example
+from dpbandits.contextual.checks.beyond import fig7_beyond_horizon
+from dpbandits.contextual.experiments import figures
+from dpbandits.contextual.experiments.designs import AUTHORS_FIG7A, partition_example
 from dpbandits.io import read_results_or_quarantine
 
 
@@ -38,7 +39,7 @@ def main(job):
     elif name == "fig9c":
         figures.fig9c_order(_read(inp), out.pdf, out.png)
     elif name == "fig7_beyond":
-        figures.fig7_beyond_horizon(_read(inp), out.pdf, out.png)
+        fig7_beyond_horizon(_read(inp), out.pdf, out.png)
     elif name == "presets":
         figures.presets_comparison(_read(inp.fig7), _read(inp.code), _read(inp.presets), out.pdf, out.png)
     else:

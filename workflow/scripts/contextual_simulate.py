@@ -1,6 +1,6 @@
 """Entry point of rule contextual_simulate: one simulation job of the contextual paper."""
 
-from dpbandits.experiments.contextual import simulate_job
+from dpbandits.contextual.experiments.designs import simulate_job
 from dpbandits.io import write_results
 
 

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from dpbandits.contextual import figures
-from dpbandits.contextual.figure_checks import reward_ratios
+from dpbandits.contextual.checks.figures import reward_ratios
+from dpbandits.contextual.experiments import figures
 from dpbandits.io import read_results_or_quarantine
 
 SHAPE = ["dataset", "n_target", "M", "max_n_aux", "total_n_aux", "K", "d", "origin"]

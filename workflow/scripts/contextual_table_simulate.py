@@ -4,7 +4,7 @@ the table's columns and, as JSON, in its Parquet metadata ``data_provenance``.""
 
 import json
 
-from dpbandits.experiments.contextual import simulate_table
+from dpbandits.contextual.experiments.designs import simulate_table
 from dpbandits.io import write_results
 
 

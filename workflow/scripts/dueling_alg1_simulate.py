@@ -1,6 +1,6 @@
 """Entry point of rule dueling_alg1_simulate: one Algorithm 1 design, one variant."""
 
-from dpbandits.experiments.dueling import simulate_alg1
+from dpbandits.dueling.experiments.designs import simulate_alg1
 from dpbandits.io import write_results
 
 

@@ -1,6 +1,6 @@
 """Entry point of rule dueling_alg2_simulate: one Algorithm 2 design (runs and phases tables)."""
 
-from dpbandits.experiments.dueling import simulate_alg2
+from dpbandits.dueling.experiments.designs import simulate_alg2
 from dpbandits.io import write_results
 
 

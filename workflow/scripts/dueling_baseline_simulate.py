@@ -1,6 +1,6 @@
 """Entry point of rule dueling_baseline_simulate: one non-private baseline on B8's instances."""
 
-from dpbandits.experiments.dueling import simulate_baseline
+from dpbandits.dueling.experiments.designs import simulate_baseline
 from dpbandits.io import write_results
 
 

@@ -1,6 +1,6 @@
 """Entry point of rule dueling_maxinp_simulate: MaxInP on the practice design's instances (C10)."""
 
-from dpbandits.experiments.dueling import simulate_maxinp_baseline
+from dpbandits.dueling.experiments.designs import simulate_maxinp_baseline
 from dpbandits.io import write_results
 
 

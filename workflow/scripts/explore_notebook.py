@@ -1,7 +1,7 @@
 """Entry point of rule explore_notebook: execute workflow/notebooks/explore.ipynb on this run and
 render it to HTML."""
 
-from dpbandits.notebook import execute_notebook
+from dpbandits.workflow.notebook import execute_notebook
 
 
 def main(job):

@@ -2,8 +2,8 @@
 
 import logging
 
-from dpbandits.experiments import online as exp
 from dpbandits.io import write_results
+from dpbandits.online.experiments import figure_designs as exp
 
 
 def main(job):

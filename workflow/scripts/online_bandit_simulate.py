@@ -1,7 +1,7 @@
 """Entry point of rule online_bandit_simulate: one design of the bandit checks, one algorithm."""
 
-from dpbandits.experiments.online_bandit import simulate_design
 from dpbandits.io import write_results
+from dpbandits.online.experiments.bandit_designs import simulate_design
 
 
 def main(job):

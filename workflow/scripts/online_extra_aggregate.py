@@ -3,8 +3,8 @@ table and one per-run table (empty when the config names none)."""
 
 import logging
 
-from dpbandits.experiments import online as exp
 from dpbandits.io import write_results
+from dpbandits.online.experiments import figure_designs as exp
 
 
 def main(job):

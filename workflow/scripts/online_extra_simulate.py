@@ -4,7 +4,7 @@ researcher's own algorithm (``online.extra_algorithms``; the rule passes its ent
 
 import logging
 
-from dpbandits.experiments import online as exp
+from dpbandits.online.experiments import figure_designs as exp
 from dpbandits.online.interface import ExtraAlgorithm
 
 

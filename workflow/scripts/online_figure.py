@@ -4,7 +4,7 @@ own algorithms (``params.extra_labels``) when the config names any."""
 import pandas as pd
 
 from dpbandits.io import read_results_or_quarantine
-from dpbandits.online.figures import plot_setting
+from dpbandits.online.experiments.figures import plot_setting
 from dpbandits.sim.checkpoints import checkpoint_grid
 
 

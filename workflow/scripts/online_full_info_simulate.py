@@ -1,7 +1,7 @@
 """Entry point of rule online_full_info_simulate: one design of the full-information checks."""
 
-from dpbandits.experiments.online_full_info import simulate_design
 from dpbandits.io import write_results
+from dpbandits.online.experiments.full_info_designs import simulate_design
 
 
 def main(job):

@@ -2,7 +2,7 @@
 
 import logging
 
-from dpbandits.experiments import online as exp
+from dpbandits.online.experiments import figure_designs as exp
 
 
 def main(job):

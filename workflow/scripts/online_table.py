@@ -2,7 +2,7 @@
 
 
 from dpbandits.io import read_results_or_quarantine
-from dpbandits.online.figures import final_regret_table
+from dpbandits.online.experiments.figures import final_regret_table
 from dpbandits.rng import make_rng
 
 

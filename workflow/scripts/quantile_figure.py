@@ -2,7 +2,7 @@
 dispatches on ``params.figure``; reads the design tables named by the rule."""
 
 from dpbandits.io import read_results_or_quarantine
-from dpbandits.quantile import figures
+from dpbandits.quantile.experiments import figures
 from dpbandits.rng import make_rng
 
 

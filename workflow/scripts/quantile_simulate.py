@@ -1,7 +1,7 @@
 """Entry point of rule quantile_simulate: one design of the quantile paper (all its cells)."""
 
-from dpbandits.experiments.quantile import simulate_design
 from dpbandits.io import write_results
+from dpbandits.quantile.experiments.designs import simulate_design
 
 
 def main(job):

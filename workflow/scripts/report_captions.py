@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from dpbandits.captions import render_captions
+from dpbandits.workflow.captions import render_captions
 
 
 def main(job):

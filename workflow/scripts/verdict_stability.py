@@ -2,8 +2,8 @@
 
 import logging
 
+from dpbandits.evidence.stability import sweep_table
 from dpbandits.io import atomic_path
-from dpbandits.stability import sweep_table
 from dpbandits.tables import CSV_FLOAT
 
 

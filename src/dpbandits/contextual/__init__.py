@@ -22,7 +22,7 @@ Algorithms (one module each):
 Data: :mod:`instances` (synthetic rewards, the Q_gamma sampler, bin moments), :mod:`realdata`
 (Adult loader and download, Jobs/Taxi-shaped CSV loader, semi-synthetic surrogates).
 Checks: :mod:`unit_checks`, :mod:`audits`, :mod:`theory_checks`, :mod:`figure_checks`, listed in
-:mod:`registry`; drawing: :mod:`figures`. Experiments: :mod:`dpbandits.experiments.contextual`.
+:mod:`registry`; drawing: :mod:`figures`. Experiments: :mod:`dpbandits.contextual.experiments.designs`.
 """
 
 _API = {name: "dpbandits.contextual.api" for name in ("simulate", "ContextualResult", "ALGORITHMS")}
@@ -34,7 +34,7 @@ __all__ = list(_API)
 def __getattr__(name):
     """The entry point, its types and the instances, imported on first use (PEP 562): importing
     one module of the package does not import the engine, and a job's code digest
-    (:mod:`dpbandits.provenance`, which reads import statements) covers only what it imports."""
+    (:mod:`dpbandits.workflow.provenance`, which reads import statements) covers only what it imports."""
     if name in __all__:
         import importlib
 

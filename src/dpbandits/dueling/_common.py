@@ -1,17 +1,11 @@
-"""Small helpers shared by several dueling modules (not an algorithm): tie-breaking, UCB matrices
-and crossing times of the baselines, and the claim row of the unit checks."""
+"""Small helpers shared by the non-private dueling baselines (not an algorithm): tie-breaking,
+UCB matrices and crossing times."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from dpbandits.checks import claim_row
-from dpbandits.claims import Claim
-
-__all__ = ["argmax_random_ties", "ucb_matrix", "crossing_time", "dueling_claim", "zero_failures_power",
-           "counted_power"]
-
-PAPER = "dueling"
+__all__ = ["argmax_random_ties", "ucb_matrix", "crossing_time"]
 
 
 def argmax_random_ties(vals: np.ndarray, rng: np.random.Generator, avoid=None) -> np.ndarray:
@@ -57,30 +51,3 @@ def crossing_time(w_jc: np.ndarray, n_jc: np.ndarray, t: np.ndarray, alpha: floa
     tp = np.where((tp - 1 > t) & cond(np.maximum(tp - 1, 1)), tp - 1, tp)
     now = (n_jc == 0) | (m >= 0.5) | cond(np.maximum(t, 1))
     return np.where(now, t, np.maximum(tp, t + 1))
-
-
-def dueling_claim(check_id, source, kind, claim, statistic, value, criterion, verdict, n, scale,
-                  lo=np.nan, hi=np.nan) -> Claim:
-    """A claim row of the dueling paper with the CI last and optional (the unit checks' order)."""
-    return claim_row(PAPER, check_id, source, kind, claim, statistic, value, lo, hi, criterion,
-                     verdict, n, scale)
-
-
-def zero_failures_power(n: int, alternative: float, label: str) -> dict:
-    """Power of a "zero failures in n runs" rule (a rare-event claim) against a stated
-    alternative failure rate: the rule passes that alternative with probability
-    (1 - alternative)^n, so it FAILs it when that probability is below 5%. Evidence fields."""
-    p_pass = (1.0 - alternative) ** n if n > 0 else 1.0
-    verdict = "FAIL" if p_pass < 0.05 else "PASS"
-    return {"power": verdict,
-            "power_note": f"{label} (failure rate {alternative:g}): zero failures in {n} runs has "
-                          f"probability {p_pass:.2g}, so the rule gives {verdict} there"}
-
-
-def counted_power(failures: int, n: int, label: str) -> dict:
-    """Power shown on a stated alternative that was actually run or computed: the same "zero
-    failures" rule, applied to it, counts ``failures`` of ``n``. Evidence fields."""
-    verdict = "FAIL" if failures > 0 else "PASS" if n > 0 else None
-    return {"power": verdict,
-            "power_note": f"{label}: the same rule counts {failures} of {n}"
-                          + (" and FAILs it" if failures else "; no failure there either (no power shown)")}

@@ -1,7 +1,7 @@
 """Black-box audit harness of DP-EBS-Elimination (dueling paper, Algorithm 1; configuration in
 :mod:`.ebs_params`): :func:`audit_codes` runs many independent copies of the algorithm on a
 fixed o-table (spec 1.4), vectorised over the copies, and returns a code of each copy's released
-elimination history, for the privacy audit A5 (:mod:`.audits`).
+elimination history, for the privacy audit A5 (:mod:`dpbandits.dueling.checks.audits`).
 
 The copies' counters are a :class:`~dpbandits.mechanisms.tree_counter.BatchedTreeCounter`
 (the binary-tree counter vectorised over copies: same law as ``BinaryTreeCounter``, its own

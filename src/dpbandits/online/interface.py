@@ -25,7 +25,7 @@ drives it, one round at a time, exactly as it drives the paper's algorithms)::
   When it exists, the audit's negative control is the algorithm with its noise scale multiplied by
   ``online.audit.control_noise_multiplier`` (as for the paper's algorithms); otherwise the
   control is the algorithm constructed at epsilon / multiplier (see
-  :mod:`dpbandits.online.extra_checks`).
+  :mod:`dpbandits.online.checks.extra`).
 
 **Vectorised interface** (optional): a keyword ``copies`` (default None). With ``copies = n`` one
 object holds n independent copies of the algorithm: ``select(t)`` returns an int array of n arms

@@ -31,7 +31,7 @@ __all__ = list(_API)
 def __getattr__(name):
     """The entry point and its types, imported on first use (PEP 562): importing one algorithm
     module of the package does not import every engine, and a job's code digest
-    (:mod:`dpbandits.provenance`, which reads import statements) covers only what it imports."""
+    (:mod:`dpbandits.workflow.provenance`, which reads import statements) covers only what it imports."""
     if name in __all__:
         import importlib
 

@@ -45,7 +45,7 @@ samples, while a researcher's per-sample ``select`` / ``update`` class would mak
 per sample (hours per cell). (2) The black-box audit has no generic form here: an informative
 neighbouring pair of reward tables must put the algorithm at its own decision boundary (the
 DP-SEQ audit builds tables whose pairwise statistic sits at the elimination threshold, from the
-algorithm's internals, :mod:`dpbandits.quantile.audits`); a fixed small table, which works for
+algorithm's internals, :mod:`dpbandits.quantile.checks.audits`); a fixed small table, which works for
 bandits at T = 8, gives an algorithm that needs hundreds of samples per arm before its first
 decision nothing to reveal, so every audit would be INCONCLUSIVE. A researcher can still judge
 their algorithm on delta-PAC against SEQ / DP-SEQ with :func:`simulate`'s records (``correct``,

@@ -29,7 +29,7 @@ reward table (neighbours differ in one sample X^a_n). max{0, ell*_ab} has global
 mechanism with scale 2 (m_e - 1) / eps makes each comparison eps / (2 (m_e - 1))-DP; arm a takes
 part in 2 (m_e - 1) ordered pairs, so basic composition gives eps per epoch; epochs read disjoint
 samples (parallel composition), and the schedule is post-processing. The exact per-epoch loss is
-:func:`privacy_loss` (A9); the black-box audit is in :mod:`dpbandits.quantile.audits`.
+:func:`privacy_loss` (A9); the black-box audit is in :mod:`dpbandits.quantile.checks.audits`.
 
 Engines: :func:`dp_seq_run` takes a source (:mod:`dpbandits.quantile.sources`): the reference
 reads sorted fresh samples (full ell*); the fast engine draws only the order statistics within

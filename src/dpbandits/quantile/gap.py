@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, special
 
-from dpbandits.quantile.instances import Arm, DiscreteArm
+from dpbandits.quantile.arms import Arm, DiscreteArm
 
 __all__ = ["gap", "gap_curve", "gaussian_pair_gap", "exponential_pair_gap", "mix_gap", "d_flip",
            "flip_pair", "is_flipped", "tv_distance", "GAP_TOL"]

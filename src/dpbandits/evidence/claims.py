@@ -1,0 +1,319 @@
+"""The Claim record every check returns, and the writers of ``reports/claims.csv`` / ``.md``.
+
+Schema (ARCHITECTURE.md, output contract):
+``paper, check_id, source, kind, claim, statistic, value, ci_low, ci_high, criterion, verdict,
+n_runs, scale, reason, stability``.
+
+``kind`` says what a row is about: a claim of the paper (:data:`PAPER_KINDS`), an informational
+``report``, or something that is *not* a claim of the paper and never counts as the paper's PASS
+or FAIL (:data:`NON_PAPER_KINDS`): a ``control`` (a negative control or tool validation: the
+check can see what it must see), a ``sanity`` bar of the specification, an ``identity`` (a
+bookkeeping identity, deterministic by construction). ``reason`` says why the verdict is what it
+is, from the fixed vocabulary :data:`REASONS` (dpbandits.evidence.guards sets it); ``stability`` is how
+many root seeds of the last stability sweep gave the same verdict (e.g. ``5/5``; empty if none).
+
+A check may attach :class:`Evidence` to a row (not written out): where the claim applies, whether
+the compared quantities are tied at a floor, what the same rule says on a stated alternative, and
+what data the row judges. The guards read it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+import pandas as pd
+
+from dpbandits.io import atomic_path
+
+__all__ = ["Claim", "Evidence", "COLUMNS", "KINDS", "PAPER_KINDS", "NON_PAPER_KINDS", "REASONS", "VERDICTS",
+           "row_dict", "PAPER_TITLES", "write_claims", "read_claims",
+           "write_claim_rows", "read_claim_rows", "combine_claims", "render_claims_markdown",
+           "render_claims_at_a_glance", "claims_table"]
+
+# The papers, by id (ARCHITECTURE.md): the titles every human-readable output uses.
+PAPER_TITLES = {
+    "online": "Hu, Huang, Mehta & Hegde, near-optimal algorithms for DP online learning",
+    "dueling": "Saha & Asi, DP-Dueling: learning from preference feedback without compromising user privacy",
+    "quantile": "Nikolakakis, Kalogerias, Sheffet & Sarwate, quantile multi-armed bandits: optimal best-arm "
+                "identification and a differentially private scheme",
+    "contextual": "Ma, Jiang, Zhao, Yang & Yu, locally private nonparametric contextual bandits with transfer learning",
+}
+
+PAPER_KINDS = ("figure", "theorem", "lemma", "lower_bound", "privacy", "erratum", "baseline")
+NON_PAPER_KINDS = ("control", "sanity", "identity")
+KINDS = (*PAPER_KINDS, "report", *NON_PAPER_KINDS)
+VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "REPORT")
+
+# Why a verdict is what it is (README, "Reading claims.md"). Paper claims: PASS supported; FAIL
+# contradicted (false where the claim applies, with power), not_reproduced (a figure's reading at
+# the paper's own settings), erratum (a proof, constant or definition error shown exactly);
+# INCONCLUSIVE no_power (the check could not have failed, or compares quantities tied at a floor
+# or ceiling), pre_asymptotic (a rate judged before its regime is reached), surrogate_data (a claim
+# about real data judged on surrogate data), undecided (the CI straddles the criterion at the
+# paper's settings). Rows that are not paper claims: validated / violated. REPORT informational.
+REASONS = {
+    "PASS": ("supported", "validated"),
+    "FAIL": ("contradicted", "not_reproduced", "erratum", "violated"),
+    "INCONCLUSIVE": ("no_power", "pre_asymptotic", "surrogate_data", "undecided"),
+    "REPORT": ("informational",),
+}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a check knows about where its verdict applies (read by dpbandits.evidence.guards).
+
+    ``regime``: for a rate or scaling claim whose constant the paper leaves open, whether the runs
+    reached the regime where it applies (None: not such a claim); ``regime_note`` states the
+    criterion and, when it can be estimated, what n would be needed. ``floor``: for a comparison or
+    ordering, whether the compared quantities are indistinguishable at a floor or ceiling (ties,
+    every curve at the trivial policy's regret, every run censored). ``power``: the verdict the
+    same rule, at the same sample size, gives on the stated alternative ``power_note`` ("FAIL" is
+    the evidence a PASS needs), or "test" when the PASS itself is a significant test at a stated
+    level (a false claim passes with at most that probability). ``data``: "synthetic", "real" or
+    "surrogate"; ``claim_on``: what the paper's claim is about ("synthetic" or "real")."""
+
+    regime: bool | None = None
+    regime_note: str = ""
+    floor: bool | None = None
+    floor_note: str = ""
+    power: str | None = None
+    power_note: str = ""
+    data: str = "synthetic"
+    claim_on: str = "synthetic"
+
+    def __post_init__(self) -> None:
+        if self.power not in (None, "FAIL", "PASS", "INCONCLUSIVE", "test"):
+            raise ValueError(f"Evidence.power must be a verdict or 'test', got {self.power!r}")
+        if self.data not in ("synthetic", "real", "surrogate") or self.claim_on not in ("synthetic", "real"):
+            raise ValueError(f"Evidence.data / claim_on: got {self.data!r} / {self.claim_on!r}")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One verdict on one claim of a paper."""
+
+    paper: str
+    check_id: str
+    source: str
+    kind: str
+    claim: str
+    statistic: str
+    value: float
+    ci_low: float
+    ci_high: float
+    criterion: str
+    verdict: str
+    n_runs: int
+    scale: str
+    reason: str = ""
+    stability: str = ""
+    evidence: Evidence | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"Claim.kind must be one of {KINDS}, got {self.kind!r}")
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"Claim.verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if not self.check_id:
+            raise ValueError("Claim.check_id must not be empty")
+        if self.reason and self.reason not in REASONS[self.verdict]:
+            raise ValueError(f"Claim {self.check_id}: reason {self.reason!r} does not go with {self.verdict}; "
+                             f"allowed: {', '.join(REASONS[self.verdict])}")
+
+    def with_evidence(self, **kwargs) -> Claim:
+        """The same row with its evidence extended (fields of :class:`Evidence`)."""
+        return replace(self, evidence=replace(self.evidence or Evidence(), **kwargs))
+
+
+COLUMNS = [f.name for f in fields(Claim) if f.name != "evidence"]
+
+
+def row_dict(claim: Claim) -> dict:
+    """A claim as a dict of its output columns."""
+    return {c: getattr(claim, c) for c in COLUMNS}
+
+
+def write_claims(claims: Iterable[Claim], path: str | Path) -> None:
+    """Write claim rows as CSV (atomically)."""
+    frame = pd.DataFrame([row_dict(c) for c in claims], columns=COLUMNS)
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, index=False)
+
+
+def read_claims(path: str | Path) -> list[Claim]:
+    """Read claim rows; text columns stay text, empty numbers become NaN."""
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = set(COLUMNS) - set(frame.columns)
+    if missing:
+        raise ValueError(f"{path}: missing claim columns {sorted(missing)}")
+    out = []
+    for row in frame[COLUMNS].to_dict(orient="records"):
+        for key in ("value", "ci_low", "ci_high"):
+            row[key] = float(row[key]) if row[key] != "" else math.nan
+        row["n_runs"] = int(row["n_runs"])
+        out.append(Claim(**row))
+    return out
+
+
+def write_claim_rows(claims: Iterable[Claim], path: str | Path) -> None:
+    """A check's claim rows as an intermediate table (checksummed Parquet, :mod:`dpbandits.io`)."""
+    from dpbandits.io import write_results
+
+    frame = pd.DataFrame([row_dict(c) for c in claims], columns=COLUMNS)
+    write_results(frame.astype({"value": float, "ci_low": float, "ci_high": float, "n_runs": "int64"}), path)
+
+
+def read_claim_rows(path: str | Path) -> list[Claim]:
+    """Claim rows of one check (a damaged file is quarantined and raises, naming the file)."""
+    from dpbandits.io import read_results_or_quarantine
+
+    frame = read_results_or_quarantine(path)
+    missing = set(COLUMNS) - set(frame.columns)
+    if missing:
+        raise ValueError(f"{path}: missing claim columns {sorted(missing)}")
+    out = []
+    for row in frame[COLUMNS].to_dict(orient="records"):
+        row["n_runs"] = int(row["n_runs"])
+        for key in ("value", "ci_low", "ci_high"):
+            row[key] = float(row[key])
+        out.append(Claim(**row))
+    return out
+
+
+def _read_any(path: str | Path) -> list[Claim]:
+    return read_claim_rows(path) if str(path).endswith(".parquet") else read_claims(path)
+
+
+def combine_claims(paths: Iterable[str | Path]) -> pd.DataFrame:
+    """Union of per-check claim files, sorted by paper and check id; duplicate ids are an error."""
+    rows = [row_dict(c) for p in paths for c in _read_any(p)]
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    dup = frame.duplicated(["paper", "check_id"], keep=False)
+    if dup.any():
+        raise ValueError(f"duplicate check ids: {sorted(set(frame.loc[dup, 'check_id']))}")
+    return frame.sort_values(["paper", "check_id"], kind="stable").reset_index(drop=True)
+
+
+def _fmt(x) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    if isinstance(x, float):
+        if x == 0 or 1e-3 <= abs(x) < 1e5:
+            return f"{x:.4g}"
+        return f"{x:.3e}"
+    return str(x)
+
+
+def _paper_rows(group: pd.DataFrame) -> pd.DataFrame:
+    """The rows that are claims of the paper (or reports), not controls, sanity bars or identities."""
+    return group[~group["kind"].isin(NON_PAPER_KINDS)]
+
+
+def _fail_breakdown(fails: pd.DataFrame) -> str:
+    counts = fails["reason"].value_counts()
+    parts = [f"{counts.get(r, 0)} {label}" for r, label in
+             (("erratum", "errata"), ("contradicted", "contradicted"), ("not_reproduced", "not reproduced"))]
+    return ", ".join(parts)
+
+
+def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
+    """A Markdown table: per paper, the count of each verdict over the paper's claims, how many
+    FAILs are errata, contradictions and figures not reproduced, the controls (rows that are not
+    claims of the paper: validated / total, naming any that is violated) and the ids of the FAILs."""
+    titles = PAPER_TITLES if titles is None else titles
+    scales = ", ".join(sorted(set(frame["scale"]))) or "none"
+    frame = frame.assign(**{c: frame.get(c, "") for c in ("reason", "stability")})
+    swept = bool((frame["stability"].fillna("") != "").any())
+    lines = [f"| paper | claims | {' | '.join(VERDICTS)} | FAILs: errata, contradicted, not reproduced | "
+             "controls validated | " + ("same verdict under every seed | " if swept else "") + "failing claims |",
+             "|---|---|" + "---|" * len(VERDICTS) + "---|---|" + ("---|" if swept else "") + "---|"]
+
+    def row(name, group):
+        claims = _paper_rows(group)
+        counts = claims["verdict"].value_counts()
+        fails = claims[claims["verdict"] == "FAIL"]
+        controls = group[group["kind"].isin(NON_PAPER_KINDS)]
+        ok = int((controls["verdict"] == "PASS").sum())
+        violated = controls[controls["verdict"] == "FAIL"]["check_id"]  # named: a tool may be broken
+        checked = f"{ok}/{len(controls)}" + (f" (violated: {', '.join(f'`{c}`' for c in violated)})"
+                                             if len(violated) else "")
+        ids = ", ".join(f"`{c}`" for c in fails["check_id"])
+        stable = ""
+        if swept:
+            st = claims["stability"].fillna("")
+            st = st[st != ""]
+            full = sum(1 for v in st if v.split("/")[0] == v.split("/")[1])
+            stable = f" {full}/{len(st)} |"
+        return (f"| {name} | {len(claims)} | " + " | ".join(str(counts.get(v, 0)) for v in VERDICTS)
+                + f" | {_fail_breakdown(fails)} | {checked} |{stable} {ids or '-'} |")
+
+    for paper, group in frame.groupby("paper", sort=True):
+        name = f"`{paper}` ({titles[paper].split(',')[0]})" if paper in titles else f"`{paper}`"
+        line = row(name, group)
+        lines.append(line)
+    total = row("**all**", frame)
+    lines.append(total.rsplit("|", 2)[0] + "| |")
+    lines += ["", f"Scale of these verdicts: {scales}. Every verdict's reason is in `claims.md` (column "
+              "`reason`); controls, sanity bars and identities are not claims of the papers."]
+    return "\n".join(lines)
+
+
+def _value(r) -> str:
+    ci = f" [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]" if _fmt(r.ci_low) or _fmt(r.ci_high) else ""
+    return f"{_fmt(r.value)}{ci}"
+
+
+def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
+    """Human-readable claims: a summary table over the papers, then the rows grouped by paper,
+    with a one-line summary per paper and every FAIL and INCONCLUSIVE with its reason."""
+    titles = PAPER_TITLES if titles is None else titles
+    frame = frame.assign(**{c: frame.get(c, "") for c in ("reason", "stability")})
+    lines = ["# Claims and verdicts", "",
+             "Each row is one check of one claim of a paper (see `claims.csv` for the same data).",
+             "PASS / FAIL / INCONCLUSIVE are statistical verdicts; REPORT rows are informational.",
+             "The reason says why: PASS `supported`; FAIL `contradicted` (false where the claim applies, with",
+             "power), `not_reproduced` (a figure's reading at the paper's own settings), `erratum` (an error of",
+             "the paper shown exactly); INCONCLUSIVE `no_power`, `pre_asymptotic`, `surrogate_data`, `undecided`;",
+             "rows of kind control / sanity / identity are not claims of the paper (`validated` / `violated`).",
+             "", "## At a glance", "", render_claims_at_a_glance(frame, titles), ""]
+    for paper, group in frame.groupby("paper", sort=True):
+        claims = _paper_rows(group)
+        counts = claims["verdict"].value_counts()
+        summary = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+        controls = group[group["kind"].isin(NON_PAPER_KINDS)]
+        summary += (f"; FAILs: {_fail_breakdown(claims[claims['verdict'] == 'FAIL'])}; "
+                    f"{int((controls['verdict'] == 'PASS').sum())} of {len(controls)} controls validated")
+        lines += [f"## {paper}: {titles.get(paper, '')}".rstrip(": "), "", f"**Summary:** {summary}.", ""]
+        lines += ["| check | source | kind | claim | statistic | value [95% CI] | criterion | verdict | reason "
+                  "| runs | stability |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in group.itertuples(index=False):
+            cells = [r.check_id, r.source, r.kind, r.claim, r.statistic, _value(r),
+                     r.criterion, f"**{r.verdict}**", r.reason, str(r.n_runs), r.stability]
+            lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
+        for verdict, title in (("FAIL", "Failures"), ("INCONCLUSIVE", "Inconclusive")):
+            rows = claims[claims["verdict"] == verdict]
+            if len(rows):
+                lines += ["", f"{title}:"]
+                lines += [f"- `{r.check_id}`{f' ({r.reason})' if r.reason else ''}: {r.claim} ({r.criterion})"
+                          for r in rows.itertuples()]
+        violated = controls[controls["verdict"] == "FAIL"]
+        if len(violated):  # not a claim of the paper, but a tool, control or sanity bar that failed
+            lines += ["", "Violated controls, sanity bars and identities:"]
+            lines += [f"- `{r.check_id}` ({r.reason or 'violated'}): {r.claim} ({r.criterion})"
+                      for r in violated.itertuples()]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def claims_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Display form of claim rows for a LaTeX summary table of one paper's checks."""
+    return pd.DataFrame({
+        "check": frame["check_id"], "source": frame["source"], "kind": frame["kind"],
+        "statistic": frame["statistic"], "value [95% CI]": [_value(r) for r in frame.itertuples()],
+        "criterion": frame["criterion"], "verdict": frame["verdict"], "reason": frame["reason"],
+    })

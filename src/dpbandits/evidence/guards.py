@@ -1,0 +1,187 @@
+"""The guards every verdict passes through, enforced by the registry for every row of every check
+(issue 15; ARCHITECTURE.md, "Checks"), and the evidence helpers the checks use.
+
+A check computes its statistic and a raw verdict; :func:`judge` turns it into the verdict a
+reviewer can quote, with its ``reason`` (:data:`dpbandits.evidence.claims.REASONS`):
+
+1. ``report`` rows are informational; rows that are not claims of the paper (kinds ``control``,
+   ``sanity``, ``identity``) are ``validated`` / ``violated`` and never count as the paper's.
+2. A claim about real data judged on surrogate data is INCONCLUSIVE (``surrogate_data``), never a
+   PASS or a FAIL.
+3. A comparison or ordering whose quantities are indistinguishable at a floor or ceiling (ties,
+   every curve at the trivial policy's regret, every run censored) is INCONCLUSIVE (``no_power``).
+4. A rate or slope claim whose constant the paper leaves open may PASS or FAIL only where its
+   regime is reached (e.g. the algorithm significantly below the trivial policy's regret);
+   otherwise it is INCONCLUSIVE (``pre_asymptotic``), and the claim text says what n would be
+   needed when the check can estimate it.
+5. A PASS needs evidence of power: the same rule at the same sample size FAILs a stated
+   alternative (a negative control, a perturbed law, a shifted CI), or the PASS is itself a
+   significant test at a stated level. Without it the verdict is INCONCLUSIVE (``no_power``).
+6. A FAIL is an ``erratum`` (kind erratum: an error shown exactly), ``not_reproduced`` (a figure's
+   reading at the paper's own settings) or ``contradicted`` (false where the claim applies).
+   An INCONCLUSIVE the check itself gave is ``undecided`` unless it says why.
+
+Which rows are rate claims, comparisons or real-data claims is declared in the registry
+(:class:`Guard` on a :class:`dpbandits.evidence.registry.Check`), not left to each check: a row a guard
+covers must carry the evidence the guard needs (:class:`dpbandits.evidence.claims.Evidence`), or the check
+fails loudly (:class:`GuardError`) instead of producing an unguarded verdict.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from dpbandits.evidence.claims import NON_PAPER_KINDS, Claim, Evidence
+from dpbandits.evidence.registry import Guard
+
+__all__ = ["Guard", "GuardError", "judge", "judge_all", "shifted_ci_power", "rate_power",
+           "significant", "below_trivial", "tied", "ci_verdict"]
+
+
+class GuardError(ValueError):
+    """A row a registry guard covers lacks the evidence that guard needs (a defect of the check)."""
+
+
+def _note(claim: Claim, text: str) -> str:
+    return f"{claim.claim} [{text}]" if text else claim.claim
+
+
+def _inconclusive(claim: Claim, reason: str, why: str) -> Claim:
+    was = f"{claim.verdict} on its own criterion" if claim.verdict != "INCONCLUSIVE" else ""
+    text = "; ".join(t for t in (why, was) if t)
+    return replace(claim, verdict="INCONCLUSIVE", reason=reason, claim=_note(claim, f"{reason}: {text}"))
+
+
+def _required(claim: Claim, ev: Evidence, guards: Sequence[Guard], check: str) -> Evidence:
+    """The evidence a claim row must carry under ``guards`` (raises GuardError when missing)."""
+    for g in guards:
+        if not g.covers(claim.check_id) or claim.verdict == "REPORT" or claim.kind in NON_PAPER_KINDS:
+            continue
+        if g.regime and ev.regime is None:
+            raise GuardError(f"check {check}, row {claim.check_id}: the registry says it applies where "
+                             f"'{g.regime}'; the row must report evidence.regime")
+        if g.compares and ev.floor is None:
+            raise GuardError(f"check {check}, row {claim.check_id}: a comparison must report evidence.floor "
+                             "(are the compared quantities tied at a floor or ceiling?)")
+        if g.claim_on == "real":
+            if ev.data == "synthetic":
+                raise GuardError(f"check {check}, row {claim.check_id}: a claim about real data must report "
+                                 "evidence.data ('real' or 'surrogate')")
+            ev = replace(ev, claim_on="real")
+        if g.alternative and not ev.power_note:
+            ev = replace(ev, power_note=g.alternative)
+    return ev
+
+
+def judge(claim: Claim, guards: Sequence[Guard] = (), check: str = "") -> Claim:
+    """The row with its final verdict and reason (module docstring)."""
+    ev = _required(claim, claim.evidence or Evidence(), guards, check or claim.check_id)
+    claim = replace(claim, evidence=ev)
+    if claim.verdict == "REPORT":
+        return replace(claim, reason="informational")
+    if claim.kind in NON_PAPER_KINDS:
+        if claim.verdict == "PASS":
+            return replace(claim, reason="validated")
+        if claim.verdict == "FAIL":
+            return replace(claim, reason="violated")
+        return replace(claim, reason=claim.reason or "undecided")
+    if ev.claim_on == "real" and ev.data == "surrogate":
+        return _inconclusive(claim, "surrogate_data",
+                             "a claim about the paper's real data, judged on a surrogate dataset")
+    if ev.floor:
+        return _inconclusive(claim, "no_power", ev.floor_note or "the compared quantities are tied at a floor")
+    if ev.regime is False:
+        return _inconclusive(claim, "pre_asymptotic", ev.regime_note or "the claim's regime is not reached")
+    if claim.verdict == "PASS":
+        if ev.power in ("FAIL", "test"):
+            return replace(claim, reason="supported", claim=_note(claim, f"power: {ev.power_note}" if ev.power_note
+                                                                  else ""))
+        what = (f"the same rule gives {ev.power} on the alternative ({ev.power_note})" if ev.power
+                else "no evidence that the check could have failed")
+        return _inconclusive(claim, "no_power", what)
+    if claim.verdict == "FAIL":
+        if claim.reason in ("contradicted", "not_reproduced", "erratum"):
+            return claim
+        reason = {"erratum": "erratum", "figure": "not_reproduced"}.get(claim.kind, "contradicted")
+        return replace(claim, reason=reason)
+    return replace(claim, reason=claim.reason or "undecided")
+
+
+def judge_all(claims: Iterable[Claim], guards: Sequence[Guard] = (), check: str = "") -> list[Claim]:
+    return [judge(c, guards, check) for c in claims]
+
+
+# ---------------------------------------------------------------------------------------------
+# Evidence helpers
+
+
+def ci_verdict(lo: float, hi: float, band_lo: float = -math.inf, band_hi: float = math.inf) -> str:
+    """PASS when [lo, hi] lies in the band, FAIL when it misses it, INCONCLUSIVE otherwise."""
+    if band_lo <= lo and hi <= band_hi:
+        return "PASS"
+    if hi < band_lo or lo > band_hi:
+        return "FAIL"
+    return "INCONCLUSIVE"
+
+
+def shifted_ci_power(value: float, lo: float, hi: float, alternative: float, band_lo: float = -math.inf,
+                     band_hi: float = math.inf, label: str = "") -> dict:
+    """Power of a CI-in-band rule against a stated alternative value: the verdict the same rule
+    gives when the statistic's sampling distribution is shifted to ``alternative`` (same width,
+    same sample size). Returns Evidence fields."""
+    shift = alternative - value
+    verdict = ci_verdict(lo + shift, hi + shift, band_lo, band_hi)
+    note = (f"{label or 'alternative'} = {alternative:.4g}: the same CI shifted there "
+            f"[{lo + shift:.4g}, {hi + shift:.4g}] gives {verdict}")
+    return {"power": verdict, "power_note": note}
+
+
+def rate_power(n: int, limit: float, alternative: float, alpha: float = 0.05, label: str = "") -> dict:
+    """Power of 'rate <= limit, judged by the Clopper-Pearson CI of k / n': the verdict at the
+    expected count of a stated alternative rate, at the same n."""
+    from dpbandits.stats import clopper_pearson
+
+    k = min(n, int(round(alternative * n)))
+    lo, hi = clopper_pearson(k, n, alpha)
+    verdict = ci_verdict(float(lo), float(hi), -math.inf, limit)
+    note = (f"{label or 'rate'} = {alternative:.3g}: {k} of {n} gives CI [{float(lo):.3g}, {float(hi):.3g}], "
+            f"{verdict}")
+    return {"power": verdict, "power_note": note}
+
+
+def significant(p: float, alpha: float = 0.05, test: str = "") -> dict:
+    """A PASS that is itself a significant test (p < alpha): a false claim passes with at most
+    probability alpha."""
+    return {"power": "test" if p < alpha else None,
+            "power_note": f"{test or 'test'} significant at {alpha:g} (p = {p:.3g})"}
+
+
+def below_trivial(ratio: float, lo: float, hi: float, what: str = "regret / the trivial policy's",
+                  needed: str = "") -> dict:
+    """Regime of a learning-rate claim: the algorithm is significantly below the trivial policy
+    (the CI of its per-round regret over the trivial policy's lies below 1)."""
+    reached = bool(hi < 1.0)
+    note = f"{what} = {ratio:.3g} [{lo:.3g}, {hi:.3g}]" + ("" if reached else
+                                                          "; not significantly below 1" + (f"; {needed}" if needed else ""))
+    return {"regime": reached, "regime_note": note}
+
+
+def tied(means: Sequence[float], spreads: Sequence[float], floor: float | None = None, rel: float = 0.02,
+         what: str = "the compared means") -> dict:
+    """Floor guard of a comparison: the compared means are indistinguishable from each other
+    (within ``rel`` relative spread, or within their CIs' half-widths ``spreads``), and, when
+    ``floor`` is given (e.g. the trivial policy's regret), from that floor."""
+    m = np.asarray(means, dtype=float)
+    s = np.asarray(spreads, dtype=float)
+    scale = max(float(np.max(np.abs(m))), 1e-300)
+    close = float(np.ptp(m)) <= max(rel * scale, float(np.max(s)) if s.size else 0.0)
+    at_floor = floor is None or bool(np.all(np.abs(m - floor) <= np.maximum(rel * abs(floor), s)))
+    is_tied = bool(close and at_floor)
+    where = "" if floor is None else f" at the floor {floor:.4g}"
+    note = (f"{what} ({', '.join(f'{v:.4g}' for v in m)}) are indistinguishable{where}" if is_tied
+            else f"{what} differ ({', '.join(f'{v:.4g}' for v in m)})")
+    return {"floor": is_tied, "floor_note": note}

@@ -1,1 +1,0 @@
-"""Experiment registry: per paper, the grid cells, seed blocks and file layout the rules run."""

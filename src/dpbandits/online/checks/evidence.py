@@ -1,0 +1,175 @@
+"""Evidence of the online paper's rows for :mod:`dpbandits.evidence.guards` (issue 15): where a rate claim
+applies (the algorithm has left the trivial policy's regret), and the power of a PASS (the same
+rule on a stated alternative).
+
+Conventions, the same for every row of the paper:
+
+* The trivial policy plays an arm chosen uniformly at random every round: its pseudo-regret is
+  ``t * mean_j Delta_j`` (mean over all K arms, the optimal one included). A rate or scaling claim
+  whose constant the paper leaves open applies only where the algorithm has at least halved it:
+  the upper end of the CI of (regret / the trivial policy's) below :data:`REGIME_MARGIN` = 1/2,
+  at every point the claim uses.
+* A slope band ``[lo, hi]`` (claimed slope at its centre) has power when the same CI, shifted to
+  the centre +- twice the band's half-width (a slope twice as far from the claim as the band
+  allows), FAILs on both sides.
+* A worst case over a grid of gaps applies where the grid brackets the maximum, or where the
+  largest value the maximum could take beyond the grid's end (the pseudo-regret is at most
+  T Delta) cannot change the verdict (:func:`bracketed_regime`).
+* An explicit bound over cells is judged on every cell's CI (:func:`bound_verdict`); an ordering
+  whose members sit at the trivial policy's regret has no power there (:func:`floor_outcome`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from dpbandits.evidence.checks import band_verdict
+from dpbandits.evidence.claims import Claim
+from dpbandits.evidence.guards import shifted_ci_power
+
+__all__ = ["trivial_regret", "regime_below_trivial", "band_power", "shifted_power", "perturbed_power",
+           "boot_mean_ratio", "bracketed_regime", "REGIME_MARGIN", "bound_verdict",
+           "floor_outcome", "trivial_policy_power"]
+
+
+def trivial_regret(means, t: float) -> float:
+    """Pseudo-regret of the uniformly random policy after ``t`` rounds: t * mean over arms of the gaps."""
+    means = np.asarray(means, dtype=float)
+    return float(t * np.mean(means.max() - means))
+
+
+def boot_mean_ratio(runs, denominator: float, rng: np.random.Generator, n_boot: int) -> tuple[float, float, float]:
+    """mean(runs) / denominator with a percentile bootstrap 95% CI (runs resampled)."""
+    runs = np.asarray(runs, dtype=float)
+    est = float(runs.mean() / denominator)
+    if n_boot <= 0 or runs.size < 2:
+        return est, est, est
+    boots = runs[rng.integers(0, runs.size, size=(n_boot, runs.size))].mean(axis=1) / denominator
+    lo, hi = np.quantile(boots, [0.025, 0.975])
+    return est, float(lo), float(hi)
+
+
+REGIME_MARGIN = 0.5  # a rate claim applies where the algorithm has at least halved random play's regret
+
+
+def regime_below_trivial(cells: Sequence[tuple[str, np.ndarray, float]], rng: np.random.Generator, n_boot: int,
+                         what: str = "regret / the trivial policy's", margin: float = REGIME_MARGIN) -> dict:
+    """Evidence fields ``regime`` / ``regime_note``: every cell ``(label, runs, trivial)`` has the
+    upper end of the CI of mean regret / trivial regret below ``margin`` (the note names the cell
+    closest to it). A margin, not merely "significantly below 1": the doubling schedules make
+    some algorithms' exploration deterministic (a CI of zero width), and an algorithm at 80% of
+    random play's regret is still exploring, whatever its CI."""
+    if not cells:
+        return {"regime": False, "regime_note": "no cell to judge"}
+    ratios = [(label, *boot_mean_ratio(runs, trivial, rng, n_boot)) for label, runs, trivial in cells]
+    label, est, lo, hi = max(ratios, key=lambda r: r[3])
+    n_out = sum(r[3] >= margin for r in ratios)
+    reached = n_out == 0
+    note = (f"{what}, worst cell {label}: {est:.3g} [{lo:.3g}, {hi:.3g}]; "
+            + (f"every cell below {margin:g}" if reached else
+               f"{n_out} of {len(ratios)} cells not below {margin:g} (still exploring)"))
+    return {"regime": reached, "regime_note": note}
+
+
+def shifted_power(lo: float, hi: float, value: float, alternatives: Sequence[float],
+                  band_lo: float = -math.inf, band_hi: float = math.inf, label: str = "alternative") -> dict:
+    """Evidence fields ``power`` / ``power_note``: the same CI-in-band rule with its CI shifted to
+    each alternative value (``guards.shifted_ci_power``); "FAIL" only if every alternative FAILs."""
+    parts = [shifted_ci_power(value, lo, hi, a, band_lo, band_hi, label) for a in alternatives]
+    verdicts = [p["power"] for p in parts]
+    power = "FAIL" if all(v == "FAIL" for v in verdicts) else next(v for v in verdicts if v != "FAIL")
+    return {"power": power, "power_note": "; ".join(p["power_note"] for p in parts)}
+
+
+def band_power(lo: float, hi: float, value: float, band_lo: float, band_hi: float, what: str = "slope") -> dict:
+    """Power of a two-sided band rule: the CI shifted to centre +- 2 half-widths must FAIL."""
+    centre, half = (band_lo + band_hi) / 2, (band_hi - band_lo) / 2
+    return shifted_power(lo, hi, value, (centre - 2 * half, centre + 2 * half), band_lo, band_hi,
+                         f"{what} twice as far from {centre:g} as the band allows")
+
+
+def perturbed_power(verdict: str, alternative: str) -> dict:
+    """Power from re-running the same rule on the data perturbed to a stated alternative law."""
+    return {"power": verdict, "power_note": f"the same rule on the data perturbed to {alternative} gives {verdict}"}
+
+
+def bracketed_regime(ts, point, argmax: Sequence[int], gaps, lo: float, hi: float, slope: float,
+                     band_lo: float, band_hi: float, gap_max: float) -> dict:
+    """Regime of a worst-case slope (max over a grid of gaps of the mean regret, fitted against T).
+
+    Where the maximising gap is at an end of the grid, the grid may truncate the maximum. The
+    pseudo-regret never exceeds T Delta, so beyond the small end the maximum is at most
+    T Delta_min(grid), and beyond the large end at most T gap_max (the largest gap the instance
+    allows). The regime is reached when raising any subset of those truncated points to their
+    largest possible value leaves the verdict of the slope band unchanged (the slope's CI moved
+    by the change of the OLS slope)."""
+    ts = np.asarray(ts, dtype=float)
+    point = np.asarray(point, dtype=float)
+    u = np.log(ts)
+    uc = u - u.mean()
+    ceiling = {0: lambda t: t * gaps[0], len(gaps) - 1: lambda t: t * gap_max}
+    edge = [i for i, a in enumerate(argmax) if a in ceiling]
+    verdict = band_verdict(lo, hi, band_lo, band_hi)
+    if not edge:
+        return {"regime": True, "regime_note": "the maximising gap is inside the grid at every T"}
+    changed = []
+    for mask in range(1, 2 ** len(edge)):
+        y = point.copy()
+        for b, i in enumerate(edge):
+            if mask >> b & 1:
+                y[i] = max(y[i], ceiling[argmax[i]](ts[i]))
+        shift = float(np.log(y) @ uc / (uc @ uc)) - slope
+        if band_verdict(lo + shift, hi + shift, band_lo, band_hi) != verdict:
+            changed.append(shift)
+    where = ", ".join(f"T={ts[i]:g}: Delta={gaps[argmax[i]]:.3g}" for i in edge)
+    if changed:
+        return {"regime": False,
+                "regime_note": f"the maximising gap is at an end of the grid ({where}) and the maximum beyond it "
+                               f"(at most T Delta) could move the slope by up to {max(changed, key=abs):+.3f} "
+                               "and change the verdict"}
+    return {"regime": True,
+            "regime_note": f"the maximising gap is at an end of the grid ({where}), but even at its largest "
+                           "possible value (T Delta) the maximum beyond it leaves the verdict unchanged"}
+
+
+def trivial_policy_power(beaten: Sequence[str], n_cells: int) -> dict:
+    """Power of an explicit regret bound over cells: the same rule applied to the trivial policy
+    (regret ``T mean_j Delta_j``), which FAILs it where that regret exceeds the bound. ``beaten``
+    names those cells; none means the bound is vacuous at this horizon (no power)."""
+    example = f" (e.g. {beaten[0]}): the same rule FAILs it" if beaten else \
+        ": the bound is vacuous at this T, the same rule would PASS it"
+    return {"power": "FAIL" if beaten else "PASS",
+            "power_note": ("alternative: an algorithm that does not learn (the trivial policy's regret "
+                           f"T mean_j Delta_j) exceeds the bound in {len(beaten)} of {n_cells} cells" + example)}
+
+
+def bound_verdict(cells: Sequence[tuple[float, float]], limit: float = 1.0, upper: bool = True) -> str:
+    """Verdict of "every cell's statistic <= limit" (``upper``) or ">= limit", each cell given by
+    the (low, high) ends of its CI: PASS when every CI is on the right side, FAIL when some CI is
+    entirely on the wrong side, INCONCLUSIVE otherwise."""
+    if upper:
+        return "PASS" if all(hi <= limit for _, hi in cells) else "FAIL" if any(lo > limit for lo, _ in cells) \
+            else "INCONCLUSIVE"
+    return "PASS" if all(lo >= limit for lo, _ in cells) else "FAIL" if any(hi < limit for _, hi in cells) \
+        else "INCONCLUSIVE"
+
+
+def floor_outcome(row: Claim, ties: Sequence[str], n_members: int) -> Claim:
+    """Floor guard of an ordering over ``n_members`` compared members, ``ties`` of them tied at the
+    trivial policy's regret: ``evidence.floor`` when every member is (no ordering can be seen);
+    when only some are, those members carry no information, so the claim about every member
+    cannot PASS (INCONCLUSIVE, no_power), while a FAIL elsewhere stands."""
+    note = "; ".join(ties)
+    if ties and len(ties) < n_members and row.verdict == "PASS":
+        row = replace(row, verdict="INCONCLUSIVE", reason="no_power",
+                      claim=f"{row.claim} [no_power: {len(ties)} of {n_members} compared members tied at the "
+                            f"trivial policy's regret: {note}; PASS on the others]")
+    elif ties and len(ties) < n_members and row.verdict == "INCONCLUSIVE":
+        row = replace(row, reason="no_power", claim=f"{row.claim} [{len(ties)} of {n_members} compared "
+                                                    f"members tied at the trivial policy's regret: {note}]")
+    return row.with_evidence(floor=len(ties) == n_members and n_members > 0,
+                             floor_note=note or "no compared member is tied at the trivial policy's regret")

@@ -1,0 +1,199 @@
+"""Checks of the researcher's own algorithms (``online.extra_algorithms``; interface in
+:mod:`dpbandits.online.interface`). None of them is a claim of the paper: each algorithm gets
+
+* ``X-AUDIT-<NAME>`` (kind baseline) and ``X-AUDIT-<NAME>-CONTROL`` (kind control): the
+  black-box audit of the paper's algorithms (spec 6.5 P-MC-BANDIT: the fixed K = 2, T = 8 reward
+  table of :data:`dpbandits.online.checks.audits.BANDIT_TABLE`, neighbours that mirror the reward vector
+  of round h in {1, 3, 4}, the output being the whole action sequence), run on the class at its
+  claimed epsilon (``epsilon_accounting`` x ``online.audit.epsilon``), with a negative control
+  the audit must catch;
+* ``X-REGRET-<NAME>`` (kind report): its final regret relative to Lazy-DP-TS (Alg. 3) in every
+  panel of Figures 1-2, with a bootstrap CI.
+
+The negative control of an arbitrary algorithm. The paper's audits shrink the Laplace scale of
+the audited mechanism (x ``online.audit.control_noise_multiplier`` = m) and must refute the
+resulting, really eps/m-DP mutant: that shows the audit, at this sample size and on these
+neighbours, would have caught a mechanism that leaks 1/m times more than claimed. A researcher's
+class is a black box, so the control is the closest mutant it exposes:
+
+* if its constructor takes ``noise_multiplier``, the class with its noise scale x m (the paper's
+  control, exactly);
+* otherwise the class constructed at epsilon / m (its own accounting then spends 1/m times the
+  claimed budget, so a correct, reasonably tight algorithm leaks about 1/m times more).
+
+Either way an uncaught control means the audit has no power on this algorithm: its verdict is
+INCONCLUSIVE (no_power), never a PASS. A PASS says only that this audit found no violation where
+it could see a 1/m-fold one; a FAIL is a proof (at the stated confidence) that the claim is false.
+
+Every run of the audit is a run of the class itself: with its vectorised interface (``copies``)
+all copies advance together, otherwise one per-step object after the other, sharing one
+generator (runs are independent because they draw different numbers from it). Random streams:
+(root seed, "online", "audit", "extra", name, role) for role real / control, and
+(root seed, "online", "check", "X-REGRET") for the bootstraps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from dpbandits.audit import AuditResult, epsilon_lower_bound
+from dpbandits.evidence.claims import Claim
+from dpbandits.online.checks.audits import BANDIT_TABLE
+from dpbandits.online.interface import (
+    ExtraAlgorithm,
+    check_algorithm_params,
+    extra_algorithms,
+    supports_copies,
+    supports_noise_multiplier,
+)
+from dpbandits.rng import make_rng
+from dpbandits.stats import bootstrap_ratio_of_means
+
+__all__ = ["class_action_codes", "audit_class", "audit_extra", "check_x_audit", "check_x_regret",
+           "AUDIT_ROUNDS"]
+
+PAPER = "online"
+AUDIT_ROUNDS = (1, 3, 4)  # the rounds whose reward vector the neighbours mirror (as P-MC-BANDIT)
+REFERENCE = "lazy_dp_ts"  # what X-REGRET compares with: the paper's best algorithm in Figs 1-2
+
+
+def class_action_codes(cls, params, table: np.ndarray, epsilon: float, n_samples: int,
+                       rng: np.random.Generator, noise_multiplier: float | None = None) -> np.ndarray:
+    """Action sequences of ``n_samples`` independent runs of ``cls`` on one fixed reward table
+    (T x K), as integer codes sum_t a_t K^(T - t) (all T rounds). ``noise_multiplier`` (None: not
+    passed) needs the class to accept it."""
+    horizon, k = table.shape
+    kw = dict(check_algorithm_params(cls, params))
+    if noise_multiplier is not None:
+        kw["noise_multiplier"] = noise_multiplier
+    codes = np.zeros(n_samples, dtype=np.int64)
+    if supports_copies(cls):
+        alg = cls(k, epsilon, horizon, rng, copies=n_samples, **kw)
+        rows = np.arange(n_samples)
+        for t in range(1, horizon + 1):
+            arms = np.asarray(alg.select(t), dtype=np.int64)
+            if arms.shape != rows.shape:
+                raise ValueError(f"{cls.__name__}.select(t) with copies={n_samples} returned shape "
+                                 f"{arms.shape}; expected ({n_samples},)")
+            alg.update(t, arms, table[t - 1, arms])
+            codes = codes * k + arms
+        return codes
+    for i in range(n_samples):
+        alg = cls(k, epsilon, horizon, rng, **kw)
+        code = 0
+        for t in range(1, horizon + 1):
+            arm = int(alg.select(t))
+            alg.update(t, arm, float(table[t - 1, arm]))
+            code = code * k + arm
+        codes[i] = code
+    return codes
+
+
+def audit_class(cls, params, epsilon: float, claimed_epsilon: float, n_samples: int,
+                rng: np.random.Generator, confidence: float = 0.999,
+                noise_multiplier: float | None = None, table: np.ndarray = BANDIT_TABLE,
+                rounds: tuple[int, ...] = AUDIT_ROUNDS) -> AuditResult:
+    """The black-box audit of P-MC-BANDIT on ``cls`` constructed at ``epsilon``: one neighbouring
+    pair per round h (its reward vector mirrored), atoms over the K^T action sequences, tested
+    against ``claimed_epsilon``."""
+    horizon, k = table.shape
+    pairs, labels = [], []
+    for h in rounds:
+        neighbour = table.copy()
+        neighbour[h - 1] = 1.0 - neighbour[h - 1]
+        pairs.append(tuple(class_action_codes(cls, params, x, epsilon, n_samples, rng, noise_multiplier)
+                           for x in (table, neighbour)))
+        labels.append(f"round {h} vector mirrored")
+    return epsilon_lower_bound(pairs, k ** horizon, claimed_epsilon, confidence, "atoms", labels)
+
+
+def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditResult, AuditResult, str]:
+    """The real audit, its negative control and the control's description (module docstring)
+    of one extra algorithm; ``a`` is the config section ``online.audit``."""
+    cls = spec.load()
+    eps, m = float(a["epsilon"]), float(a["control_noise_multiplier"])
+    claimed = spec.epsilon_accounting * eps
+    conf, n = float(a["confidence"]), int(spec.audit_samples)
+
+    def stream(role):
+        return make_rng(root_seed, PAPER, "audit", "extra", spec.name, role)
+
+    real = audit_class(cls, spec.params, eps, claimed, n, stream("real"), conf)
+    if supports_noise_multiplier(cls):
+        control = audit_class(cls, spec.params, eps, claimed, n, stream("control"), conf, noise_multiplier=m)
+        how = f"its noise scale x{m:g} (noise_multiplier)"
+    else:
+        if m <= 0:
+            raise ValueError("online.audit.control_noise_multiplier = 0 cannot build an epsilon / m control "
+                             f"for {spec.name} (its class takes no noise_multiplier)")
+        control = audit_class(cls, spec.params, eps / m, claimed, n, stream("control"), conf)
+        how = f"constructed at epsilon / {m:g} (it takes no noise_multiplier)"
+    return real, control, how
+
+
+def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, how: str,
+                scale: str) -> list[Claim]:
+    cid = f"X-AUDIT-{spec.check_id}"
+    source = f"extra algorithm {spec.import_path} (not in the paper)"
+    stat = "Clopper-Pearson lower bound on the privacy loss"
+    caught = control.refuted
+    verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
+    what = (f"{spec.label} ({spec.name}), whole action sequence, K = 2, T = 8, one reward vector replaced, "
+            f"claims {spec.epsilon_accounting:g} x epsilon")
+    note = (f"negative control ({how}): CP lower bound {control.epsilon_lower_bound:.3g} "
+            f"{'>' if caught else '<='} eps = {control.epsilon:g}, "
+            f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
+    main = Claim(PAPER, cid, source, "baseline",
+                 f"{what}: epsilon-DP at its claimed epsilon (black-box audit; tightest event: {real.best_event})",
+                 stat, real.epsilon_lower_bound, np.nan, np.nan,
+                 f"CP lower bound <= claimed epsilon = {real.epsilon:g} ({real.confidence:g} confidence, "
+                 f"Bonferroni over {real.n_events} events x 2)", verdict, real.n_samples, scale,
+                 reason="" if caught else "no_power").with_evidence(
+        power="FAIL" if caught else "PASS", power_note=note)
+    ctrl = Claim(PAPER, f"{cid}-CONTROL", source, "control",
+                 f"negative control: {spec.label} {how} is caught by the audit", stat,
+                 control.epsilon_lower_bound, np.nan, np.nan, f"lower bound > epsilon = {control.epsilon:g}",
+                 "PASS" if caught else "FAIL", control.n_samples, scale)
+    return [main, ctrl]
+
+
+def check_x_audit(root_seed: int, scale: str, a: dict) -> list[Claim]:
+    """X-AUDIT-*: the black-box audit of every extra algorithm (none configured: no rows).
+    ``a``: the config section ``online.audit`` merged with ``online.extra_algorithms``."""
+    rows = []
+    for spec in extra_algorithms(a):
+        real, control, how = audit_extra(spec, root_seed, a)
+        rows += _audit_rows(spec, real, control, how, scale)
+    return rows
+
+
+def _finals(runs: pd.DataFrame, setting: str, algorithm: str, eps: float) -> np.ndarray:
+    rows = runs[(runs.setting == setting) & (runs.algorithm == algorithm) & np.isclose(runs.epsilon, eps)]
+    if rows.empty:
+        raise ValueError(f"no runs of {algorithm} in {setting} at epsilon = {eps:g}")
+    return rows.sort_values("run")["final_regret"].to_numpy(dtype=float)
+
+
+def check_x_regret(tables, rng: np.random.Generator, n_boot: int, scale: str) -> list[Claim]:
+    """X-REGRET-*: per extra algorithm, mean final regret / Lazy-DP-TS's in every panel (setting x
+    epsilon) of Figures 1-2, with bootstrap 95% CIs; the row's value is the panel with the
+    largest ratio. Informational (kind report): not a claim of the paper."""
+    paper, extra = tables["runs"], tables["extra"]
+    rows = []
+    for name in sorted(extra.algorithm.unique()):
+        mine = extra[extra.algorithm == name]
+        panels = []
+        for setting, eps in sorted({(s, e) for s, e in zip(mine.setting, mine.epsilon, strict=True)}):
+            est, lo, hi = bootstrap_ratio_of_means(_finals(mine, setting, name, eps),
+                                                   _finals(paper, setting, REFERENCE, eps), rng, n_boot)
+            panels.append((est, lo, hi, f"{setting} eps={eps:g}"))
+        est, lo, hi, where = max(panels)
+        listing = "; ".join(f"{w}: {e:.2f} [{a:.2f}, {b:.2f}]" for e, a, b, w in panels)
+        n_runs = int(mine.groupby(["setting", "epsilon"]).size().min())
+        rows.append(Claim(
+            PAPER, f"X-REGRET-{name.upper().replace('_', '-')}", "extra algorithm (not in the paper); Figs 1-2",
+            "report", f"final regret of {name} relative to Lazy-DP-TS in every panel of Figures 1-2: {listing}",
+            "mean R(T) / mean R_Lazy-DP-TS(T), panel with the largest ratio (bootstrap 95% CI)",
+            est, lo, hi, f"informational (largest ratio at {where})", "REPORT", n_runs, scale))
+    return rows
