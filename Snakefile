@@ -12,9 +12,9 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/online.smk"
 include: "workflow/rules/extra.smk"
-include: "workflow/rules/dueling.smk"
-include: "workflow/rules/quantile.smk"
 include: "workflow/rules/contextual.smk"
+include: "workflow/rules/simulations.smk"
+include: "workflow/rules/figures.smk"
 include: "workflow/rules/checks.smk"
 include: "workflow/rules/claims.smk"
 include: "workflow/rules/report.smk"
@@ -27,8 +27,7 @@ rule all:
         online_figures(),
         f"{REPORTS}/tables/online/final_regret.tex",
         f"{REPORTS}/tables/online/final_regret.csv",
-        quantile_figures(),
-        contextual_outputs(),
+        paper_figures(),
         [check_figures(paper) for paper in CHECKS],
         [check_tables(paper) for paper in CHECKS],
         paper_checks_tables(),

@@ -4,6 +4,7 @@
 import hashlib
 from pathlib import Path
 
+from dpbandits import records
 from dpbandits.evidence import registry
 from dpbandits.workflow.config import validate_workflow_config
 from dpbandits.workflow.provenance import code_digest, select_config
@@ -205,7 +206,6 @@ def stability_table():
 
 # ---- online paper (Hu, Huang, Mehta & Hegde) ---------------------------------------------------
 from dpbandits.online.experiments import figure_designs as online_exp
-from dpbandits.online.experiments import bandit_designs as online_bandit_exp
 
 ONLINE_FIG = config["online"]["figures"]
 
@@ -316,37 +316,6 @@ def explore_notebook_dueling_inputs():
     ] + [f"{MAIN}/sim/dueling/alg2/dense_runs.parquet"]
 
 
-# ---- quantile paper (Nikolakakis, Kalogerias, Sheffet & Sarwate) ------------------------------
-from dpbandits.quantile.experiments import designs as quantile_exp
-
-# figure -> (rule name, designs it reads, in order)
-QUANTILE_FIGURES = {
-    "fig1": ("quantile_fig1_gap_curves", []),
-    "fig2": ("quantile_fig2_quantile_difference", ["disc_grid"]),
-    "fig3": ("quantile_fig3_seq_sample_complexity", ["gauss_q", "disc_grid"]),
-    "fig4": (
-        "quantile_fig4_tails_and_privacy",
-        ["fig4_gauss", "fig4_logn", "fig4_lower", "logn10_seq"],
-    ),
-}
-
-
-def quantile_figure_inputs(figure):
-    return expand(f"{MAIN}/sim/quantile/{{design}}.parquet", design=QUANTILE_FIGURES[figure][1])
-
-
-def quantile_design_config(wildcards):
-    return job_config("seed", *quantile_exp.design_config(wildcards.design))(wildcards)
-
-
-def quantile_figures():
-    return expand(
-        f"{REPORTS}/figures/quantile/{{figure}}.{{ext}}",
-        figure=list(QUANTILE_FIGURES),
-        ext=["pdf", "png"],
-    )
-
-
 # ---- contextual paper (Ma, Jiang, Zhao, Yang & Yu) ---------------------------------------------
 from dpbandits.contextual import realdata as contextual_realdata
 from dpbandits.contextual.experiments import designs as contextual_exp
@@ -357,18 +326,6 @@ wildcard_constraints:
     job="|".join(contextual_exp.JOBS),
     dataset="|".join(contextual_exp.DATASETS),
     beyond="|".join(contextual_beyond_exp.BEYOND_JOBS),
-
-
-def contextual_sim(job):
-    return f"{MAIN}/sim/contextual/{job}.parquet"
-
-
-def contextual_job_config(wildcards):
-    return job_config("seed", *contextual_exp.job_config(wildcards.job))(wildcards)
-
-
-def contextual_beyond_config(wildcards):
-    return job_config("seed", *contextual_beyond_exp.beyond_job_config(wildcards.beyond))(wildcards)
 
 
 CONTEXTUAL_ADULT_MANIFEST = contextual_realdata.manifest_path(
@@ -388,87 +345,67 @@ def contextual_adult_retry(wildcards):
     return contextual_realdata.download_retry_token(CONTEXTUAL_ADULT_MANIFEST)
 
 
-def contextual_table_inputs():
-    return [contextual_sim(f"table_{d}") for d in contextual_exp.DATASETS]
+# ---- simulations and figures: the papers' records (dpbandits.records) ----------------------
+SIMULATIONS = {paper: records.simulations_of(paper) for paper in records.PAPERS}
+FIGURES = {paper: records.figures_of(paper) for paper in records.PAPERS}
 
 
-CONTEXTUAL_FIGURES = {  # figure -> named inputs of its rule
-    "fig3": {},
-    "fig4": {},
-    "fig5": {},
-    "fig6": {"sim": contextual_sim("fig6")},
-    "fig6_code": {"sim": contextual_sim("fig6")},
-    "fig7": {"sim": contextual_sim("fig7")},
-    "fig7_code": {"sims": [contextual_sim(f"fig7_code_{e:g}") for e in contextual_exp.EPS_GRID]},
-    "fig8": {"sim": contextual_sim("fig8")},
-    "fig9a": {"sim": contextual_sim("fig9a")},
-    "fig9b": {"sim": contextual_sim("fig9b")},
-    "fig9c": {"sim": contextual_sim("fig9c")},
-    "presets": {
-        "fig7": contextual_sim("fig7"),
-        "code": [contextual_sim(f"fig7_code_{e:g}") for e in contextual_exp.EPS_GRID],
-        "presets": contextual_sim("presets"),
-    },
-    "fig7_beyond": {"sims": [contextual_sim(j) for j in contextual_beyond_exp.BEYOND_JOBS]},
-}
-CONTEXTUAL_FIGURE_FILES = {
-    "fig3": "fig3_partition",
-    "fig4": "fig4_reward_functions",
-    "fig5": "fig5_aux_density",
-    "fig6": "fig6_learning_process",
-    "fig6_code": "fig6_learning_process_authors_code",
-    "fig7": "fig7_regret_vs_n",
-    "fig7_code": "fig7a_authors_code",
-    "fig8": "fig8_regret_vs_aux_size",
-    "fig9a": "fig9a_kappa",
-    "fig9b": "fig9b_gamma",
-    "fig9c": "fig9c_order",
-    "presets": "presets_comparison",
-    "fig7_beyond": "fig7_beyond_horizon",
-}
-CONTEXTUAL_FIGURE_TITLES = {
-    "fig3": "Figure 3",
-    "fig4": "Figure 4",
-    "fig5": "Figure 5",
-    "fig6": "Figure 6",
-    "fig6_code": "Figure 6, authors' code",
-    "fig7": "Figure 7",
-    "fig7_code": "Figure 7(a), authors' code",
-    "fig8": "Figure 8",
-    "fig9a": "Figure 9(a)",
-    "fig9b": "Figure 9(b)",
-    "fig9c": "Figure 9(c)",
-    "presets": "Figure: presets compared",
-    "fig7_beyond": "Figure 7(a) beyond the paper's horizon",
-}
+def describe(rule_name, text):
+    """The docstring of a rule made in a loop (what `snakemake --list-rules` prints beside it)."""
+    if text:
+        workflow.get_rule(rule_name).docstring = text
 
 
-def contextual_figure_config(fig):
-    """Figure 3 draws one run itself (the largest Figure 7 horizon and batch); the others plot
-    simulation tables."""
-    if fig == "fig3":
-        return job_config("seed", "contextual.fig7.n_target", "contextual.fig7.batch")
-    return job_config()
+def record_digest(record):
+    """A digest of a simulation's or figure's record: editing one record reruns its jobs only."""
+    return hashlib.sha256(repr(record).encode()).hexdigest()[:16]
 
 
-def contextual_figure_rule(fig):
-    """Rule name of a figure: fig7 -> contextual_fig7_regret_vs_n."""
-    return f"contextual_{CONTEXTUAL_FIGURE_FILES[fig]}"
+def simulation_outputs(sim):
+    """A simulation rule's outputs: its path patterns in the run's seed root."""
+    return {name: f"{RUN}/{path}" for name, path in sim.outputs.items()}
 
 
-def contextual_outputs():
-    """Every contextual figure and table of the paper (rule all)."""
-    figs = expand(
-        f"{REPORTS}/figures/contextual/{{name}}.{{ext}}",
-        name=list(CONTEXTUAL_FIGURE_FILES.values()),
-        ext=["pdf", "png"],
+def simulation_config(sim):
+    """``params.config`` of a simulation job: the seed, the scale and the paths its record
+    declares for these wildcards."""
+
+    def select(wildcards):
+        return job_config("seed", *sim.config_paths(dict(wildcards.items())))(wildcards)
+
+    return select
+
+
+def figure_inputs(fig):
+    """A figure rule's named inputs, in the main run (the seed the reports show)."""
+    return {
+        name: f"{MAIN}/{paths}" if isinstance(paths, str) else [f"{MAIN}/{p}" for p in paths]
+        for name, paths in fig.inputs.items()
+    }
+
+
+def figure_outputs(fig):
+    """A figure's PDF and PNG (a table's TeX and CSV); the second goes into the report."""
+    first, second = (
+        f"{REPORTS}/{fig.folder}/{fig.paper}/{fig.name}.{ext}" for ext in fig.extensions
     )
-    tables = expand(
-        f"{REPORTS}/tables/contextual/{{name}}.{{ext}}",
-        name=["table1_datasets", "table2_reward_ratio"],
-        ext=["tex", "csv"],
+    shown = report(
+        second,
+        caption=report_caption(fig.paper, fig.caption or fig.name),
+        category=fig.paper,
+        subcategory=fig.subcategory,
     )
-    return figs + tables
+    return dict(zip(fig.extensions, (first, shown)))
+
+
+def paper_figures():
+    """Every figure and table of the figure records (rule all)."""
+    return [
+        f"{REPORTS}/{fig.folder}/{paper}/{fig.name}.{ext}"
+        for paper, figs in FIGURES.items()
+        for fig in figs.values()
+        for ext in fig.extensions
+    ]
 
 
 # ---- the Snakemake report (make report): captions rendered with the verdicts of each run ------

@@ -1,44 +1,13 @@
 # Hu, Huang, Mehta & Hegde: DP online learning (spec: shared/papers/dp_online_learning.md).
-# simulate -> aggregate -> Figures 1-2 / final-regret table; the theory designs; their checks are
-# rules of the one check registry (checks.smk).
+# The simulations are rules of the papers' simulation records (simulations.smk), the checks of the
+# check registry (checks.smk); here what is special to this paper: the Figures 1-2 blocks
+# aggregated, and Figures 1-2 and the final-regret table, which draw the researcher's own
+# algorithms (online.extra_algorithms, extra.smk) beside the paper's.
 
 
 localrules:
     online_figure,
     online_final_regret_table,
-
-
-rule online_simulate:
-    """One seed block of one cell of the Figures 1-2 grid (fast engines)."""
-    output:
-        f"{RUN}/sim/online/figures/{{setting}}/{{algorithm}}/eps{{eps}}/block{{block}}.parquet",
-    log:
-        f"{LOGS}/online/simulate/seed{{seed}}/{{setting}}_{{algorithm}}_eps{{eps}}_block{{block}}.log",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=20,
-    params:
-        config=job_config(
-            "seed",
-            "online.figures.runs",
-            "online.figures.runs_per_job",
-            "online.figures.horizon",
-            "online.figures.checkpoints",
-            "online.figures.adap_alpha",
-            "online.figures.settings.{setting}.means",
-        ),
-        code=code("online_simulate"),
-    run:
-        run_job(
-            script("online_simulate"),
-            input,
-            output,
-            params,
-            wildcards,
-            log,
-            workflow,
-        )
 
 
 rule online_aggregate:
@@ -120,53 +89,3 @@ rule online_final_regret_table:
         code=code("online_table"),
     run:
         run_job(script("online_table"), input, output, params, wildcards, log, workflow)
-
-
-rule online_full_info_simulate:
-    """One design of the full-information checks: RNM-FTNL / naive FTNL, epoch engine."""
-    output:
-        f"{RUN}/sim/online/full_info/{{design}}.parquet",
-    log:
-        f"{LOGS}/online/full_info/seed{{seed}}/{{design}}.log",
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=30,
-    params:
-        config=job_config("seed", "online.full_info"),
-        code=code("online_full_info_simulate"),
-    run:
-        run_job(
-            script("online_full_info_simulate"),
-            input,
-            output,
-            params,
-            wildcards,
-            log,
-            workflow,
-        )
-
-
-rule online_bandit_simulate:
-    """One design of the bandit theory checks for one algorithm (fast engines)."""
-    output:
-        f"{RUN}/sim/online/bandit/{{design}}/{{algorithm}}.parquet",
-    log:
-        f"{LOGS}/online/bandit/seed{{seed}}/{{design}}_{{algorithm}}.log",
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=60,
-    params:
-        config=job_config("seed", "online.bandit"),
-        code=code("online_bandit_simulate"),
-    run:
-        run_job(
-            script("online_bandit_simulate"),
-            input,
-            output,
-            params,
-            wildcards,
-            log,
-            workflow,
-        )

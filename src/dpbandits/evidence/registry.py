@@ -40,9 +40,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
+from dpbandits.records import PAPERS
+
 __all__ = ["Check", "Guard", "TableSpec", "PAPERS", "all_checks", "checks_of", "in_module", "get", "CALLS"]
 
-PAPERS = ("online", "dueling", "quantile", "contextual")
 CALLS = ("tables", "settings", "args", "sized", "seeds")
 
 

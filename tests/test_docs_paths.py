@@ -1,0 +1,76 @@
+"""Every file or folder of the repository that the README and the contributor's guide name
+exists: a path in backquotes (`src/...`, `workflow/...`, `reports/...`, ...), with `<paper>`
+standing for each of the four papers, another `<placeholder>` or `*` for any name, and
+`{a,b}` for each alternative. Outputs that a run writes but git does not track (results/,
+logs/, the smoke reports, the HTML report) are not looked for."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ("README.md", "CONTRIBUTING.md")
+PAPERS = ("online", "dueling", "quantile", "contextual")
+TOP = ("src/", "workflow/", "config/", "tests/", "benchmarks/", "examples/", "reports/", "profiles/",
+       ".ci/")
+UNTRACKED = ("results/", "logs/", "reports/smoke", "reports/report.html", "reports/report.zip")
+TOKEN = re.compile(r"`([^`\s]+)`")
+
+
+def _expand(path: str) -> list[str]:
+    """Brace alternatives and <paper> made concrete; other placeholders become globs."""
+    out = [path]
+    while any("{" in p for p in out):
+        new = []
+        for p in out:
+            m = re.search(r"\{([^{}]*)\}", p)
+            if not m:
+                new.append(p)
+                continue
+            new += [p[: m.start()] + alt + p[m.end():] for alt in m.group(1).split(",")]
+        out = new
+    out = [p.replace("<paper>", paper) for p in out for paper in (PAPERS if "<paper>" in p else ("",))]
+    return [re.sub(r"<[^<>]+>", "*", p) for p in out]
+
+
+def mentioned_paths(text: str) -> set[str]:
+    found = set()
+    for token in TOKEN.findall(text):
+        token = token.rstrip(".,;:)").split(":")[0]
+        if token.startswith(TOP) and not token.startswith(UNTRACKED):
+            found.add(token)
+    return found
+
+
+def test_the_scan_finds_paths_and_expands_them():
+    assert mentioned_paths("see `src/dpbandits/records.py`, and `make test`.") == {"src/dpbandits/records.py"}
+    assert _expand("reports/figures/<paper>/fig1.{pdf,png}")[:2] == ["reports/figures/online/fig1.pdf",
+                                                                     "reports/figures/dueling/fig1.pdf"]
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_every_path_the_docs_name_exists(doc):
+    text = (ROOT / doc).read_text()
+    paths = mentioned_paths(text)
+    assert paths, f"{doc} names no path: the scan is broken"
+    missing = []
+    for path in sorted(paths):
+        for concrete in _expand(path):
+            found = any(ROOT.glob(concrete.rstrip("/"))) if "*" in concrete else (ROOT / concrete).exists()
+            if not found:
+                missing.append(concrete)
+    assert not missing, f"{doc} names paths that do not exist: {missing}"
+
+
+OLD_NAMES = ("dpbandits.experiments", "dpbandits/experiments/", "check_registry", "dpbandits.registry",
+             "dpbandits.guards", "dpbandits.claims", "dpbandits.config", "dpbandits.workflow_guard",
+             "dpbandits.provenance", "dpbandits/registry.py", "dpbandits/guards.py", "dpbandits/config.py")
+
+
+def test_the_docs_name_no_moved_module_at_its_old_place():
+    for doc in DOCS:
+        text = (ROOT / doc).read_text()
+        assert not [name for name in OLD_NAMES if name in text], doc
