@@ -16,8 +16,8 @@ from dpbandits.dueling.ebs_audit import audit_codes, decode_audit_code, n_audit_
 from dpbandits.dueling.ebs_fast import _left_plays, simulate_ebs
 from dpbandits.dueling.ebs_params import EBSConfig, EBSParams
 from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
-from dpbandits.dueling.ebs_result import run_seed
 from dpbandits.dueling.instances import f1, f2, f3
+from dpbandits.rng import run_seed
 from dpbandits.stats import holm
 
 INT_FIELDS = ("commit_time", "chosen", "best_eliminated", "ci_violation", "elim_time",

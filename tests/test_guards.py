@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from dpbandits.evidence import guards
+from dpbandits.evidence.checks import band_verdict
 from dpbandits.evidence.claims import REASONS, Claim, Evidence
 from dpbandits.evidence.guards import GuardError, judge
 from dpbandits.evidence.registry import Guard
@@ -117,8 +118,8 @@ def test_significant():
     assert guards.significant(0.2)["power"] is None
 
 
-def test_ci_verdict():
-    assert guards.ci_verdict(0.1, 0.2, 0.0, 1.0) == "PASS"
-    assert guards.ci_verdict(1.1, 1.2, 0.0, 1.0) == "FAIL"
-    assert guards.ci_verdict(0.9, 1.2, 0.0, 1.0) == "INCONCLUSIVE"
-    assert guards.ci_verdict(0.2, 0.5, band_hi=1.0) == "PASS"  # one-sided
+def test_band_verdict():
+    assert band_verdict(0.1, 0.2, 0.0, 1.0) == "PASS"
+    assert band_verdict(1.1, 1.2, 0.0, 1.0) == "FAIL"
+    assert band_verdict(0.9, 1.2, 0.0, 1.0) == "INCONCLUSIVE"
+    assert band_verdict(0.2, 0.5, band_hi=1.0) == "PASS"  # one-sided

@@ -39,7 +39,7 @@ def test_select_config_keeps_exactly_the_paths_in_config_order():
 
 def test_code_digest_follows_imports_and_contents(tmp_path):
     closure = {p.name for p in import_closure(["dpbandits.quantile.checks.dp"])}
-    assert {"dp_checks.py", "dp_seq.py", "claims.py", "checks.py", "core.py"} <= closure
+    assert {"dp.py", "dp_seq.py", "claims.py", "checks.py", "core.py"} <= closure
     assert "ldpmab.py" not in closure  # no other paper
     script = tmp_path / "entry.py"
     script.write_text("from dpbandits.quantile import dp_seq\n")
@@ -169,7 +169,7 @@ def test_the_import_scan_finds_every_import_the_parser_finds():
     nothing the Python parser finds, in every module of the package and every entry point."""
     import ast
 
-    from dpbandits.workflow.jobs import provenance as pv
+    from dpbandits.workflow import provenance as pv
 
     def parsed(path):
         tree = ast.parse(path.read_text())

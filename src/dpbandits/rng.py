@@ -13,7 +13,7 @@ import json
 
 import numpy as np
 
-__all__ = ["derive_seed", "make_rng", "stream_rngs", "resolve_seed"]
+__all__ = ["derive_seed", "make_rng", "run_seed", "stream_rngs", "resolve_seed"]
 
 
 def _describe(unit: tuple[object, ...]) -> str:
@@ -46,6 +46,14 @@ def derive_seed(root_seed: int, *unit: object) -> np.random.SeedSequence:
 def make_rng(root_seed: int, *unit: object) -> np.random.Generator:
     """A Generator for the unit described by ``unit``."""
     return np.random.default_rng(derive_seed(root_seed, *unit))
+
+
+def run_seed(seed: np.random.SeedSequence, run: int) -> np.random.SeedSequence:
+    """The seed of run ``run`` of a block: the child ``seed.spawn(runs)[run]`` of a fresh ``seed``,
+    whatever was spawned before (stateless), so the same run gets the same numbers whatever the
+    block's size, horizon, epsilon or variant (common random numbers)."""
+    return np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, int(run)),
+                                  pool_size=seed.pool_size)
 
 
 def stream_rngs(seed: np.random.SeedSequence, names: tuple[str, ...]) -> dict[str, np.random.Generator]:

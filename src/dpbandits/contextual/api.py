@@ -44,7 +44,7 @@ import pandas as pd
 
 from dpbandits.contextual.config import PRESETS, LDPMABConfig, preset
 from dpbandits.contextual.ldpmab import Source, run_ldpmab
-from dpbandits.rng import resolve_seed
+from dpbandits.rng import resolve_seed, run_seed
 
 __all__ = ["simulate", "ContextualResult", "ALGORITHMS", "run_seeds"]
 
@@ -59,7 +59,7 @@ def run_seeds(seed, runs: int) -> list[np.random.SeedSequence]:
             raise ValueError(f"a list of seeds must hold {runs} numpy.random.SeedSequence (one per run)")
         return seeds
     base = resolve_seed(seed, "contextual", "api")
-    return [np.random.SeedSequence(entropy=base.entropy, spawn_key=(*base.spawn_key, r)) for r in range(runs)]
+    return [run_seed(base, r) for r in range(runs)]
 
 
 def _config(algorithm: str, params) -> LDPMABConfig:

@@ -41,12 +41,11 @@ from dpbandits.dueling.ebs_result import (
     EBSResult,
     EBSRun,
     check_checkpoints,
-    run_seed,
     stream_names,
 )
 from dpbandits.dueling.instances import FiniteInstance
 from dpbandits.mechanisms.tree_counter import TreeCounterNoise
-from dpbandits.rng import stream_rngs
+from dpbandits.rng import run_seed, stream_rngs
 
 __all__ = ["ENGINES", "simulate_ebs"]
 

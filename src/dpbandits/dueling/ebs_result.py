@@ -1,7 +1,7 @@
 """Results of DP-EBS-Elimination (dueling paper, Algorithm 1; configuration in
 :mod:`.ebs_params`), shared by its two engines (:mod:`.ebs_reference`, :mod:`.ebs_fast`):
 the outcome of one run, runs stacked into tidy tables, and the seeding contract that makes
-both engines consume the same random streams (:func:`run_seed`, :func:`stream_names`)."""
+both engines consume the same random streams (:func:`dpbandits.rng.run_seed`, :func:`stream_names`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pandas as pd
 
 from dpbandits.dueling.ebs_params import EBSConfig
 
-__all__ = ["EBSRun", "EBSResult", "check_checkpoints", "run_seed", "stream_names"]
+__all__ = ["EBSRun", "EBSResult", "check_checkpoints", "stream_names"]
 
 
 @dataclass
@@ -118,13 +118,6 @@ def check_checkpoints(checkpoints, horizon: int) -> np.ndarray:
     if cp.size == 0 or np.any(np.diff(cp) <= 0) or cp[0] < 1 or cp[-1] > horizon:
         raise ValueError(f"checkpoints must be strictly increasing integers in [1, T={horizon}]")
     return cp
-
-
-def run_seed(seed: np.random.SeedSequence, run: int) -> np.random.SeedSequence:
-    """Seed of run ``run``: the same child as ``seed.spawn(runs)[run]`` on a fresh ``seed``,
-    but independent of how many children were spawned before (stateless)."""
-    return np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, int(run)),
-                                  pool_size=seed.pool_size)
 
 
 def stream_names(k: int) -> tuple[str, ...]:

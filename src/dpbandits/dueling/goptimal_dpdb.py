@@ -73,7 +73,7 @@ from dpbandits.dueling.design import (
 )
 from dpbandits.dueling.instances import KAPPA_MODES, LinearInstance, kappa, sigmoid, sigmoid_prime
 from dpbandits.dueling.mle import kkt_residual, mle_batch, round_estimate
-from dpbandits.rng import stream_rngs
+from dpbandits.rng import run_seed, stream_rngs
 
 __all__ = ["GOptConfig", "GOptResult", "PhaseParameters", "phase_parameters", "simulate_goptimal",
            "DesignCache", "DESIGN_CACHE", "ENGINES", "audit_instance", "audit_config", "audit_setup",
@@ -636,11 +636,6 @@ def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequ
     return run_row, rows
 
 
-def run_seed_of(seed: np.random.SeedSequence, run: int) -> np.random.SeedSequence:
-    """The per-run child seed (same for every horizon / epsilon / variant: common random numbers)."""
-    return np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, int(run)))
-
-
 def simulate_goptimal(instance: LinearInstance, config: GOptConfig, horizons: np.ndarray, runs: int,
                       seed: np.random.SeedSequence, engine: str = "batched") -> GOptResult:
     """Simulate ``runs`` independent runs of Algorithm 2 at every horizon (each horizon is its own
@@ -668,7 +663,7 @@ def simulate_goptimal(instance: LinearInstance, config: GOptConfig, horizons: np
     t_start = time.perf_counter()
     run_rows, phase_rows = [], []
     for run in range(int(runs)):
-        rs = run_seed_of(seed, run)
+        rs = run_seed(seed, run)
         for h in hz:
             row, rows = _run_one(ctx, h, run, rs, engine)
             run_rows.append(row)
@@ -689,7 +684,7 @@ def trace_goptimal(instance: LinearInstance, config: GOptConfig, horizon: int, s
     if horizon > _MAX_REFERENCE_HORIZON:
         raise ValueError(f"horizon must be <= {_MAX_REFERENCE_HORIZON} for the reference engine")
     tape, records = _Tape(o_table), []
-    row, _ = _run_one(_Context(instance, config, DESIGN_CACHE), int(horizon), run, run_seed_of(seed, run),
+    row, _ = _run_one(_Context(instance, config, DESIGN_CACHE), int(horizon), run, run_seed(seed, run),
                       "reference", tape, records.append)
     return row, records, tape.round_groups
 

@@ -35,11 +35,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from dpbandits.evidence.checks import band_verdict
 from dpbandits.evidence.claims import NON_PAPER_KINDS, Claim, Evidence
 from dpbandits.evidence.registry import Guard
 
 __all__ = ["Guard", "GuardError", "judge", "judge_all", "shifted_ci_power", "rate_power",
-           "significant", "below_trivial", "tied", "ci_verdict"]
+           "significant", "below_trivial", "tied"]
 
 
 class GuardError(ValueError):
@@ -119,22 +120,13 @@ def judge_all(claims: Iterable[Claim], guards: Sequence[Guard] = (), check: str 
 # Evidence helpers
 
 
-def ci_verdict(lo: float, hi: float, band_lo: float = -math.inf, band_hi: float = math.inf) -> str:
-    """PASS when [lo, hi] lies in the band, FAIL when it misses it, INCONCLUSIVE otherwise."""
-    if band_lo <= lo and hi <= band_hi:
-        return "PASS"
-    if hi < band_lo or lo > band_hi:
-        return "FAIL"
-    return "INCONCLUSIVE"
-
-
 def shifted_ci_power(value: float, lo: float, hi: float, alternative: float, band_lo: float = -math.inf,
                      band_hi: float = math.inf, label: str = "") -> dict:
     """Power of a CI-in-band rule against a stated alternative value: the verdict the same rule
     gives when the statistic's sampling distribution is shifted to ``alternative`` (same width,
     same sample size). Returns Evidence fields."""
     shift = alternative - value
-    verdict = ci_verdict(lo + shift, hi + shift, band_lo, band_hi)
+    verdict = band_verdict(lo + shift, hi + shift, band_lo, band_hi)
     note = (f"{label or 'alternative'} = {alternative:.4g}: the same CI shifted there "
             f"[{lo + shift:.4g}, {hi + shift:.4g}] gives {verdict}")
     return {"power": verdict, "power_note": note}
@@ -147,7 +139,7 @@ def rate_power(n: int, limit: float, alternative: float, alpha: float = 0.05, la
 
     k = min(n, int(round(alternative * n)))
     lo, hi = clopper_pearson(k, n, alpha)
-    verdict = ci_verdict(float(lo), float(hi), -math.inf, limit)
+    verdict = band_verdict(float(lo), float(hi), -math.inf, limit)
     note = (f"{label or 'rate'} = {alternative:.3g}: {k} of {n} gives CI [{float(lo):.3g}, {float(hi):.3g}], "
             f"{verdict}")
     return {"power": verdict, "power_note": note}

@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpbandits.rng import stream_rngs
+from dpbandits.rng import run_seed, stream_rngs
 
-__all__ = ["run_seed", "run_streams", "noise_stream"]
-
-
-def run_seed(seed: np.random.SeedSequence, run: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, int(run)))
+__all__ = ["run_streams", "noise_stream"]
 
 
 def run_streams(seed: np.random.SeedSequence, run: int, k: int) -> list[np.random.Generator]:
