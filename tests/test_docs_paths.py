@@ -74,3 +74,30 @@ def test_the_docs_name_no_moved_module_at_its_old_place():
     for doc in DOCS:
         text = (ROOT / doc).read_text()
         assert not [name for name in OLD_NAMES if name in text], doc
+
+
+def _module_exists(name: str) -> bool:
+    path = ROOT / "src" / Path(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def test_every_module_a_docstring_names_exists():
+    """``:mod:`` references in the library's docstrings (relative ``.x``, absolute ``dpbandits.x``,
+    or a bare name in the same package) name modules that exist: the package docstrings are a
+    newcomer's map of each paper."""
+    missing = []
+    for path in sorted((ROOT / "src" / "dpbandits").rglob("*.py")):
+        parts = path.relative_to(ROOT / "src").with_suffix("").parts
+        package = parts[:-1]
+        for ref in re.findall(r":mod:`~?([.\w]+)`", path.read_text()):
+            if ref.startswith("."):
+                lead = len(ref) - len(ref.lstrip("."))
+                base = list(package[: len(package) - (lead - 1)])
+                name = ".".join([*base, ref.lstrip(".")] if ref.lstrip(".") else base)
+            elif ref.startswith("dpbandits"):
+                name = ref
+            else:
+                name = ".".join([*package, ref])
+            if not _module_exists(name):
+                missing.append(f"{path.relative_to(ROOT)}: {ref}")
+    assert not missing, missing

@@ -21,8 +21,12 @@ Algorithms (one module each):
 
 Data: :mod:`instances` (synthetic rewards, the Q_gamma sampler, bin moments), :mod:`realdata`
 (Adult loader and download, Jobs/Taxi-shaped CSV loader, semi-synthetic surrogates).
-Checks: :mod:`unit_checks`, :mod:`audits`, :mod:`theory_checks`, :mod:`figure_checks`, listed in
-:mod:`registry`; drawing: :mod:`figures`. Experiments: :mod:`dpbandits.contextual.experiments.designs`.
+Experiments (:mod:`.experiments`): the paper's simulation jobs (:mod:`.experiments.designs`),
+the runs beyond the paper's horizon (:mod:`.experiments.beyond_designs`), Figures 3-9 and Tables
+1-2 (:mod:`.experiments.figures`) and their records (:mod:`.experiments.registry`). Checks
+(:mod:`.checks`): the check records (:mod:`.checks.registry`) and the check modules
+(:mod:`.checks.units`, :mod:`.checks.audits`, :mod:`.checks.theory`, :mod:`.checks.figures`,
+:mod:`.checks.beyond`).
 """
 
 _API = {name: "dpbandits.contextual.api" for name in ("simulate", "ContextualResult", "ALGORITHMS")}

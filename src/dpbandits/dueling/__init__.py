@@ -26,15 +26,16 @@ an instance and returns a typed :class:`DuelingResult`::
 * :mod:`.goptimal_dpdb`      Algorithm 2, GOptimal-DPDB (per-round reference + batched simulator)
 * :mod:`.rucb`, :mod:`.rcs`, :mod:`.interleaved_filter`, :mod:`.doubler`, :mod:`.maxinp`
                              non-private baselines (:mod:`.baselines` registry)
-* :mod:`.check_registry`     every check of the paper (the workflow's registry); the checks
-                             without bandit simulation live by subject:
-                             :mod:`.bintree_checks` (A1, A2), :mod:`.ebs_property_checks` (A6a),
-                             :mod:`.lemma_checks` (Lemmas 6 and 10), :mod:`.lower_bound_checks`
-                             (LB, B7-F1-MATRIX), :mod:`.kappa_checks` (kappa)
-* :mod:`.audits`             privacy: white-box bookkeeping A3 / A4, black-box audits A5 with
-                             negative controls; A6(b) unbiasedness after eliminations
-* :mod:`.alg1_checks`        Algorithm 1 checks B1-B9
-* :mod:`.alg2_checks`        Algorithm 2 checks C1-C11
+
+The paper's experiments (:mod:`.experiments`): :mod:`.experiments.designs` (the specification's
+designs, their cells and simulation) and :mod:`.experiments.registry` (their simulation records).
+
+Its checks (:mod:`.checks`): :mod:`.checks.registry` (every check record); :mod:`.checks.alg1`
+(Algorithm 1, B1-B9), :mod:`.checks.alg2` (Algorithm 2, C1-C11), :mod:`.checks.audits` (privacy:
+white-box bookkeeping A3 / A4, black-box audits A5 with negative controls; A6(b)), and by
+subject :mod:`.checks.bintree` (A1, A2), :mod:`.checks.ebs_properties` (A6a),
+:mod:`.checks.lemmas` (Lemmas 6 and 10), :mod:`.checks.lower_bound` (LB, B7-F1-MATRIX),
+:mod:`.checks.kappa` (kappa), :mod:`.checks.solver` (A7, A8).
 """
 
 _API = {name: "dpbandits.dueling.api" for name in ("simulate", "DuelingResult", "ALGORITHMS", "config_for")}

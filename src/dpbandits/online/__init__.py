@@ -20,6 +20,12 @@ One module per algorithm; each holds the plain per-step reference class and the 
 
 :mod:`.api` maps algorithm names (as used in the config) to both engines and to their typed
 parameters; :mod:`.registry` keeps the figures' names and labels.
+
+The paper's experiments (:mod:`.experiments`): the Figures 1-2 grid
+(:mod:`.experiments.figure_designs`), the bandit and full-information designs of the checks,
+the figures' drawing and the simulation records (:mod:`.experiments.registry`). Its checks
+(:mod:`.checks`): the check records (:mod:`.checks.registry`) and the check modules (figure
+readings, bandit theory, full information, exact lemma checks, privacy audits).
 """
 
 _API = {name: "dpbandits.online.api" for name in (

@@ -12,13 +12,16 @@ with explicit ``correct`` and ``censored`` fields::
 
 Modules:
 
-* :mod:`.instances`, :mod:`.gap`  the arms (left quantile functions), the instance generators of
-  spec 2.6 and the gap of Definition 2 (closed forms and bisection);
+* :mod:`.arms`, :mod:`.instances`, :mod:`.gap`  the arms (left quantile functions), the
+  instance generators of spec 2.6 and the gap of Definition 2 (closed forms and bisection);
 * :mod:`.seq`       Algorithm 1, SEQ (per-step reference and a compiled order-statistic engine);
 * :mod:`.epoch_seq` the non-private epoch variant;  :mod:`.dp_seq`  Algorithm 2, DP-SEQ, with its
   exact per-epoch privacy loss; :mod:`.sources`, :mod:`.streams`  order statistics and streams;
 * :mod:`.qpac`, :mod:`.qlucb`, :mod:`.max_q`  baselines of the specification (not in the paper);
-* the checks (``*_checks.py``, :mod:`.audits`) and their registry (:mod:`.check_registry`).
+* :mod:`.experiments` the paper's designs (:mod:`.experiments.designs`), Figures 1-4
+  (:mod:`.experiments.figures`) and their records (:mod:`.experiments.registry`);
+* :mod:`.checks` the check records (:mod:`.checks.registry`) and the check modules
+  (:mod:`.checks.seq`, :mod:`.checks.dp`, :mod:`.checks.analytic`, :mod:`.checks.audits`, ...).
 """
 
 _API = {name: "dpbandits.quantile.api" for name in (
