@@ -22,7 +22,8 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["Simulation", "Figure", "PAPERS", "simulations_of", "figures_of", "get_simulation", "get_figure"]
+__all__ = ["Simulation", "Figure", "PAPERS", "simulations_of", "figures_of", "get_simulation", "get_figure",
+           "load_records", "lookup"]
 
 PAPERS = ("online", "dueling", "quantile", "contextual")
 
@@ -130,39 +131,43 @@ class Figure:
         return "figures" if self.kind == "figure" else "tables"
 
 
-def _records(paper: str, attribute: str) -> dict:
+def load_records(paper: str, module: str, attribute: str, kind: str) -> dict:
+    """The records ``attribute`` of ``dpbandits.<paper>.<module>``, by id, in their order; each
+    must name that paper, and ids are unique. Shared by the three registries (simulations,
+    figures, and the checks of :mod:`dpbandits.evidence.registry`)."""
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; allowed: {', '.join(PAPERS)}")
-    module = importlib.import_module(f"dpbandits.{paper}.experiments.registry")
+    source = importlib.import_module(f"dpbandits.{paper}.{module}")
     out: dict = {}
-    for record in getattr(module, attribute):
+    for record in getattr(source, attribute):
         if record.paper != paper:
-            raise ValueError(f"{module.__name__}: {record.id} says paper {record.paper!r}")
+            raise ValueError(f"{source.__name__}: {kind} {record.id} says paper {record.paper!r}")
         if record.id in out:
-            raise ValueError(f"{module.__name__}: duplicate id {record.id} in {attribute}")
+            raise ValueError(f"{source.__name__}: duplicate {kind} id {record.id}")
         out[record.id] = record
     return out
 
 
+def lookup(records: Mapping, kind: str, paper: str, ident: str):
+    """One record by id, or a KeyError naming the known ones."""
+    if ident not in records:
+        raise KeyError(f"no {kind} {ident!r} in paper {paper!r}; known: {', '.join(records)}")
+    return records[ident]
+
+
 def simulations_of(paper: str) -> dict[str, Simulation]:
     """The simulation designs of one paper, by id, in the registry's order."""
-    return _records(paper, "SIMULATIONS")
+    return load_records(paper, "experiments.registry", "SIMULATIONS", "simulation")
 
 
 def figures_of(paper: str) -> dict[str, Figure]:
     """The figures and tables of one paper, by id, in the registry's order."""
-    return _records(paper, "FIGURES")
+    return load_records(paper, "experiments.registry", "FIGURES", "figure")
 
 
 def get_simulation(paper: str, ident: str) -> Simulation:
-    records = simulations_of(paper)
-    if ident not in records:
-        raise KeyError(f"no simulation {ident!r} in paper {paper!r}; known: {', '.join(records)}")
-    return records[ident]
+    return lookup(simulations_of(paper), "simulation", paper, ident)
 
 
 def get_figure(paper: str, ident: str) -> Figure:
-    records = figures_of(paper)
-    if ident not in records:
-        raise KeyError(f"no figure {ident!r} in paper {paper!r}; known: {', '.join(records)}")
-    return records[ident]
+    return lookup(figures_of(paper), "figure", paper, ident)

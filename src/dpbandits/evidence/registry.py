@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from dpbandits.records import PAPERS
+from dpbandits.records import PAPERS, load_records, lookup
 
 __all__ = ["Check", "Guard", "TableSpec", "PAPERS", "all_checks", "checks_of", "in_module", "get", "CALLS"]
 
@@ -130,17 +130,7 @@ class Check:
 
 def checks_of(paper: str) -> dict[str, Check]:
     """The checks of one paper, by id, in the registry's order."""
-    if paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r}; allowed: {', '.join(PAPERS)}")
-    module = importlib.import_module(f"dpbandits.{paper}.checks.registry")
-    out: dict[str, Check] = {}
-    for check in module.CHECKS:
-        if check.paper != paper:
-            raise ValueError(f"{module.__name__}: check {check.id} says paper {check.paper!r}")
-        if check.id in out:
-            raise ValueError(f"{module.__name__}: duplicate check id {check.id}")
-        out[check.id] = check
-    return out
+    return load_records(paper, "checks.registry", "CHECKS", "check")
 
 
 def all_checks() -> list[Check]:
@@ -160,7 +150,4 @@ def in_module(paper: str, module: str) -> dict[str, Check]:
 
 
 def get(paper: str, check_id: str) -> Check:
-    checks = checks_of(paper)
-    if check_id not in checks:
-        raise KeyError(f"no check {check_id!r} in paper {paper!r}; known: {', '.join(checks)}")
-    return checks[check_id]
+    return lookup(checks_of(paper), "check", paper, check_id)
