@@ -20,6 +20,7 @@ every run still playing (the index is elementwise: each run gets the values it g
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 
@@ -72,7 +73,11 @@ class _EpisodeState:
 class AdaPKLUCB:
     """Per-step reference implementation of AdaP-KLUCB (anytime)."""
 
-    private = True
+    # the privacy statement every algorithm of the family makes (dpbandits.online.interface.BanditAlgorithm)
+    private: ClassVar[bool] = True
+    mechanism: ClassVar[str] = ("Laplace(1/(epsilon n_last)) on each episode's mean of fresh samples "
+                                "of one arm; the index is post-processing")
+    sensitivity: ClassVar[float] = 1.0  # of a released sum, when one reward changes
 
     def __init__(self, n_arms: int, epsilon: float, noise_rng: np.random.Generator,
                  alpha: float = 3.1, noise_multiplier: float = 1.0):

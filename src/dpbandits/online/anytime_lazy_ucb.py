@@ -18,6 +18,7 @@ Binomial(m, mu) reward sum. Cost: O(K^3 log T) events per run, independent of T 
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 
@@ -37,7 +38,11 @@ def index(mu_tilde, O, t: int, epsilon: float):
 class AnytimeLazyUCB:
     """Per-step reference implementation of Algorithm 1 (no horizon: anytime)."""
 
-    private = True
+    # the privacy statement every algorithm of the family makes (dpbandits.online.interface.BanditAlgorithm)
+    private: ClassVar[bool] = True
+    mechanism: ClassVar[str] = ("Laplace(1/epsilon) on each doubling batch's reward sum, per arm "
+                                "(DoublingBatchMeans); index and argmax are post-processing")
+    sensitivity: ClassVar[float] = 1.0  # of a released sum, when one reward changes
 
     def __init__(self, n_arms: int, epsilon: float, noise_rng: np.random.Generator,
                  noise_multiplier: float = 1.0):

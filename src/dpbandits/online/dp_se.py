@@ -20,6 +20,7 @@ exactly at every checkpoint.
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 
@@ -61,7 +62,11 @@ def eliminate(epoch_sums: np.ndarray, n_pulls: int, epoch: int, epsilon: float, 
 class DPSE:
     """Per-step reference implementation of DP-SE (needs the horizon for beta = 1/T)."""
 
-    private = True
+    # the privacy statement every algorithm of the family makes (dpbandits.online.interface.BanditAlgorithm)
+    private: ClassVar[bool] = True
+    mechanism: ClassVar[str] = ("Laplace(1/epsilon) on each arm's epoch sum (disjoint fresh samples "
+                                "per epoch); elimination is post-processing")
+    sensitivity: ClassVar[float] = 1.0  # of a released sum, when one reward changes
 
     def __init__(self, n_arms: int, epsilon: float, horizon: int, noise_rng: np.random.Generator,
                  beta: float | None = None, noise_multiplier: float = 1.0):

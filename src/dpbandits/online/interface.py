@@ -50,8 +50,9 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
-__all__ = ["load_algorithm", "algorithm_params", "check_algorithm_params", "interface_problems",
+__all__ = ["BanditAlgorithm", "load_algorithm", "algorithm_params", "check_algorithm_params", "interface_problems",
            "supports_copies", "supports_noise_multiplier", "is_private", "ExtraAlgorithm",
            "extra_algorithms", "extra_algorithm_problems", "source_file", "REQUIRED_ARGS",
            "PAPER_NAMES"]
@@ -63,6 +64,26 @@ PAPER_NAMES = ("anytime_lazy_ucb", "lazy_dp_ts", "dp_se", "adap_klucb", "ucb1", 
                "rnm_ftnl", "naive_ftnl")
 
 _FILE_MODULES: dict[str, object] = {}
+
+
+@runtime_checkable
+class BanditAlgorithm(Protocol):
+    """The per-step protocol of the online family: the paper's reference classes (one per
+    algorithm of :data:`dpbandits.online.api.ALGORITHMS` with bandit feedback) and a researcher's
+    class (module docstring) implement it, and the reference engine
+    (:func:`dpbandits.sim.run_reference`), the black-box audit and the workflow drive any of them
+    through it. The paper's classes also state their privacy as class attributes: ``private``,
+    ``mechanism`` (what is released, with which noise) and ``sensitivity`` (of a released sum
+    when one reward changes); a private one keeps its ``epsilon``. ``tests/test_online_family.py``
+    holds every algorithm of the family to the same invariants."""
+
+    def select(self, t: int) -> int:
+        """The arm pulled at round t = 1, 2, ..."""
+        ...
+
+    def update(self, t: int, arm: int, reward: float) -> None:
+        """The reward of the arm pulled at round t."""
+        ...
 
 
 def _split(import_path: str) -> tuple[str, str]:

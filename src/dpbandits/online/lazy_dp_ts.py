@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
@@ -48,7 +49,11 @@ def shifted_mean(mu_tilde, O, log_t, epsilon: float):
 class LazyDPTS:
     """Per-step reference implementation of Algorithm 3 (anytime)."""
 
-    private = True
+    # the privacy statement every algorithm of the family makes (dpbandits.online.interface.BanditAlgorithm)
+    private: ClassVar[bool] = True
+    mechanism: ClassVar[str] = ("Laplace(1/epsilon) on each doubling batch's reward sum, per arm "
+                                "(DoublingBatchMeans); the Beta sampling is post-processing")
+    sensitivity: ClassVar[float] = 1.0  # of a released sum, when one reward changes
 
     def __init__(self, n_arms: int, epsilon: float, noise_rng: np.random.Generator,
                  policy_rng: np.random.Generator, noise_multiplier: float = 1.0):

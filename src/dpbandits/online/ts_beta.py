@@ -9,6 +9,8 @@ the same draws in the same order as the vectorised numpy loop it replaces).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 from numba import njit
 
@@ -16,7 +18,10 @@ __all__ = ["TSBeta", "simulate_fast_runs"]
 
 
 class TSBeta:
-    private = False
+    # the privacy statement every algorithm of the family makes (dpbandits.online.interface.BanditAlgorithm)
+    private: ClassVar[bool] = False
+    mechanism: ClassVar[str] = "none (non-private reference line)"
+    sensitivity: ClassVar[float] = 0.0  # of a released sum, when one reward changes
 
     def __init__(self, n_arms: int, policy_rng: np.random.Generator):
         self.n_arms = n_arms

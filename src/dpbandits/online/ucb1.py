@@ -13,6 +13,7 @@ replaces.
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
@@ -21,7 +22,10 @@ __all__ = ["UCB1", "simulate_fast_runs"]
 
 
 class UCB1:
-    private = False
+    # the privacy statement every algorithm of the family makes (dpbandits.online.interface.BanditAlgorithm)
+    private: ClassVar[bool] = False
+    mechanism: ClassVar[str] = "none (non-private reference line)"
+    sensitivity: ClassVar[float] = 0.0  # of a released sum, when one reward changes
 
     def __init__(self, n_arms: int):
         self.n_arms = n_arms
