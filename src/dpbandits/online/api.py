@@ -38,7 +38,8 @@ full-information algorithms, a class's ``copies`` mode) draw every run from one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
@@ -58,7 +59,7 @@ from dpbandits.online import (
 )
 from dpbandits.params import AlgorithmParams, coerce_params
 from dpbandits.rng import resolve_seed, stream_rngs
-from dpbandits.sim.reference import RunResult, run_reference
+from dpbandits.sim.reference import run_reference
 
 __all__ = ["simulate", "OnlineResult", "AlgorithmSpec", "ALGORITHMS", "AnytimeLazyUCBParams",
            "LazyDPTSParams", "DPSEParams", "AdaPKLUCBParams", "UCB1Params", "TSBetaParams",
@@ -167,23 +168,106 @@ class NaiveFTNLParams(AlgorithmParams):
 
 @dataclass(frozen=True)
 class AlgorithmSpec:
+    """One algorithm of the family: its names, its typed parameters and its two engines.
+
+    ``fast(means, epsilon, horizon, checkpoints, runs, seed, params)`` returns the runs' regret at
+    the checkpoints, pulls and releases per arm; ``reference(k, epsilon, horizon, rngs, params)``
+    builds the plain per-step object (:class:`dpbandits.online.interface.BanditAlgorithm`) that
+    :func:`dpbandits.sim.run_reference` drives, from one run's named streams (None for the
+    full-information algorithms, whose per-round reference is tested in tests/test_full_info.py).
+    """
+
     name: str
     label: str
     private: bool
     feedback: str  # "bandit" | "full_info"
     source: str
     params: type[AlgorithmParams]
+    fast: Callable = field(repr=False, compare=False, default=None)
+    reference: Callable | None = field(repr=False, compare=False, default=None)
+
+
+# ---------------------------------------------------------------------------------------------
+# The engines of the table (module docstring, Seeds: which streams each reads)
+
+
+def _run_streams(seed, runs: int) -> list[dict]:
+    """The named streams of each run of a per-run engine: children of ``seed.spawn(runs)``."""
+    return [stream_rngs(run_seed, STREAMS) for run_seed in seed.spawn(runs)]
+
+
+def _per_run(engine: Callable) -> Callable:
+    """A fast engine that runs one run at a time: ``engine(common, rngs, params)`` on each run's
+    streams, ``common`` the arguments every such engine takes."""
+
+    def fast(means, epsilon, horizon, checkpoints, runs, seed, p):
+        results = (engine(dict(means=means, epsilon=epsilon, horizon=horizon, checkpoints=checkpoints,
+                               reward_rng=rngs["rewards"], noise_rng=rngs["noise"],
+                               noise_multiplier=p.noise_multiplier), rngs, p)
+                   for rngs in _run_streams(seed, runs))
+        return _stack(results, runs, means.size, checkpoints)
+
+    return fast
+
+
+def _adap_klucb_fast(means, epsilon, horizon, checkpoints, runs, seed, p):
+    """AdaP-KLUCB's runs advance together (one batched index), each on its own streams."""
+    results = adap_klucb.simulate_fast_runs(means, epsilon, horizon, checkpoints,
+                                            [(r["rewards"], r["noise"]) for r in _run_streams(seed, runs)],
+                                            alpha=p.alpha, noise_multiplier=p.noise_multiplier)
+    return _stack(results, runs, means.size, checkpoints)
+
+
+def _ucb1_fast(means, epsilon, horizon, checkpoints, runs, seed, p):
+    rngs = stream_rngs(seed, STREAMS)  # vectorised over runs
+    regret, pulls = ucb1.simulate_fast_runs(means, horizon, checkpoints, runs, rngs["rewards"])
+    return regret, pulls, np.zeros_like(pulls)
+
+
+def _ts_beta_fast(means, epsilon, horizon, checkpoints, runs, seed, p):
+    rngs = stream_rngs(seed, STREAMS)  # vectorised over runs
+    regret, pulls = ts_beta.simulate_fast_runs(means, horizon, checkpoints, runs, rngs["rewards"], rngs["policy"])
+    return regret, pulls, np.zeros_like(pulls)
+
+
+def _rnm_ftnl_fast(means, epsilon, horizon, checkpoints, runs, seed, p):
+    rngs = stream_rngs(seed, ("rewards", "noise"))
+    res = rnm_ftnl.simulate_fast_runs(means, epsilon, horizon, checkpoints, runs, rngs["rewards"], rngs["noise"],
+                                      noise_factor=p.noise_factor)
+    return res.regret, res.plays, None
+
+
+def _naive_ftnl_fast(means, epsilon, horizon, checkpoints, runs, seed, p):
+    rngs = stream_rngs(seed, ("rewards", "noise"))
+    res = naive_ftnl.simulate_fast_runs(means, epsilon, horizon, checkpoints, runs, rngs["rewards"], rngs["noise"])
+    return res.regret, res.plays, None
 
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {s.name: s for s in [
-    AlgorithmSpec("anytime_lazy_ucb", "Anytime-Lazy-UCB", True, "bandit", "Alg. 1", AnytimeLazyUCBParams),
-    AlgorithmSpec("lazy_dp_ts", "Lazy-DP-TS", True, "bandit", "Alg. 3", LazyDPTSParams),
-    AlgorithmSpec("dp_se", "DP-SE", True, "bandit", "Sajed & Sheffet 2019", DPSEParams),
-    AlgorithmSpec("adap_klucb", "AdaP-KLUCB", True, "bandit", "Azize & Basu 2022", AdaPKLUCBParams),
-    AlgorithmSpec("ucb1", "UCB1 (non-private, addition)", False, "bandit", "Auer et al. 2002", UCB1Params),
-    AlgorithmSpec("ts_beta", "TS-Beta (non-private, addition)", False, "bandit", "Alg. 2", TSBetaParams),
-    AlgorithmSpec("rnm_ftnl", "RNM-FTNL", True, "full_info", "Alg. 4", RNMFTNLParams),
-    AlgorithmSpec("naive_ftnl", "naive FTNL", True, "full_info", "spec 6.3 (FT-5)", NaiveFTNLParams),
+    AlgorithmSpec("anytime_lazy_ucb", "Anytime-Lazy-UCB", True, "bandit", "Alg. 1", AnytimeLazyUCBParams,
+                  _per_run(lambda common, rngs, p: anytime_lazy_ucb.simulate_fast(**common)),
+                  lambda k, eps, horizon, rngs, p: anytime_lazy_ucb.AnytimeLazyUCB(k, eps, rngs["noise"],
+                                                                                   p.noise_multiplier)),
+    AlgorithmSpec("lazy_dp_ts", "Lazy-DP-TS", True, "bandit", "Alg. 3", LazyDPTSParams,
+                  _per_run(lambda common, rngs, p: lazy_dp_ts.simulate_fast(
+                      **common, policy_rng=rngs["policy"], thinning_below=p.thinning_below)),
+                  lambda k, eps, horizon, rngs, p: lazy_dp_ts.LazyDPTS(k, eps, rngs["noise"], rngs["policy"],
+                                                                       p.noise_multiplier)),
+    AlgorithmSpec("dp_se", "DP-SE", True, "bandit", "Sajed & Sheffet 2019", DPSEParams,
+                  _per_run(lambda common, rngs, p: dp_se.simulate_fast(**common, beta=p.beta)),
+                  lambda k, eps, horizon, rngs, p: dp_se.DPSE(k, eps, horizon, rngs["noise"], beta=p.beta,
+                                                              noise_multiplier=p.noise_multiplier)),
+    AlgorithmSpec("adap_klucb", "AdaP-KLUCB", True, "bandit", "Azize & Basu 2022", AdaPKLUCBParams,
+                  _adap_klucb_fast,
+                  lambda k, eps, horizon, rngs, p: adap_klucb.AdaPKLUCB(k, eps, rngs["noise"], alpha=p.alpha,
+                                                                        noise_multiplier=p.noise_multiplier)),
+    AlgorithmSpec("ucb1", "UCB1 (non-private, addition)", False, "bandit", "Auer et al. 2002", UCB1Params,
+                  _ucb1_fast, lambda k, eps, horizon, rngs, p: ucb1.UCB1(k)),
+    AlgorithmSpec("ts_beta", "TS-Beta (non-private, addition)", False, "bandit", "Alg. 2", TSBetaParams,
+                  _ts_beta_fast, lambda k, eps, horizon, rngs, p: ts_beta.TSBeta(k, rngs["policy"])),
+    AlgorithmSpec("rnm_ftnl", "RNM-FTNL", True, "full_info", "Alg. 4", RNMFTNLParams, _rnm_ftnl_fast),
+    AlgorithmSpec("naive_ftnl", "naive FTNL", True, "full_info", "spec 6.3 (FT-5)", NaiveFTNLParams,
+                  _naive_ftnl_fast),
 ]}
 
 
@@ -262,65 +346,20 @@ def _stack(results, n_runs: int, k: int, checkpoints: np.ndarray):
 
 
 def _reference_algorithm(name: str, k: int, epsilon, horizon: int, rngs, p):
-    """The per-step reference object of a paper algorithm."""
-    if name == "anytime_lazy_ucb":
-        return anytime_lazy_ucb.AnytimeLazyUCB(k, epsilon, rngs["noise"], p.noise_multiplier)
-    if name == "lazy_dp_ts":
-        return lazy_dp_ts.LazyDPTS(k, epsilon, rngs["noise"], rngs["policy"], p.noise_multiplier)
-    if name == "dp_se":
-        return dp_se.DPSE(k, epsilon, horizon, rngs["noise"], beta=p.beta, noise_multiplier=p.noise_multiplier)
-    if name == "adap_klucb":
-        return adap_klucb.AdaPKLUCB(k, epsilon, rngs["noise"], alpha=p.alpha, noise_multiplier=p.noise_multiplier)
-    if name == "ucb1":
-        return ucb1.UCB1(k)
-    return ts_beta.TSBeta(k, rngs["policy"])
-
-
-def _fast_run(name: str, means, epsilon, horizon: int, checkpoints, rngs, p) -> RunResult:
-    """One run of a paper algorithm with its event-driven / chunked fast engine."""
-    common = dict(means=means, epsilon=epsilon, horizon=horizon, checkpoints=checkpoints,
-                  reward_rng=rngs["rewards"], noise_rng=rngs["noise"], noise_multiplier=p.noise_multiplier)
-    if name == "anytime_lazy_ucb":
-        return anytime_lazy_ucb.simulate_fast(**common)
-    if name == "lazy_dp_ts":
-        return lazy_dp_ts.simulate_fast(**common, policy_rng=rngs["policy"], thinning_below=p.thinning_below)
-    return dp_se.simulate_fast(**common, beta=p.beta)
+    """The per-step reference object of a paper algorithm (its table entry's ``reference``)."""
+    return ALGORITHMS[name].reference(k, epsilon, horizon, rngs, p)
 
 
 def _simulate_paper(spec: AlgorithmSpec, means, epsilon, horizon, checkpoints, runs, seed, p, engine):
-    k = means.size
-    if spec.feedback == "full_info":
-        if engine != "fast":
-            raise ValueError(f"{spec.name} has one engine (the epoch engine, engine='fast'); its "
-                             "per-round reference is tested in tests/test_full_info.py")
-        rngs = stream_rngs(seed, ("rewards", "noise"))
-        if spec.name == "naive_ftnl":
-            res = naive_ftnl.simulate_fast_runs(means, epsilon, horizon, checkpoints, runs,
-                                                rngs["rewards"], rngs["noise"])
-        else:
-            res = rnm_ftnl.simulate_fast_runs(means, epsilon, horizon, checkpoints, runs, rngs["rewards"],
-                                              rngs["noise"], noise_factor=p.noise_factor)
-        return res.regret, res.plays, None
-    if engine == "fast" and not spec.private:  # vectorised over runs
-        rngs = stream_rngs(seed, STREAMS)
-        if spec.name == "ucb1":
-            regret, pulls = ucb1.simulate_fast_runs(means, horizon, checkpoints, runs, rngs["rewards"])
-        else:
-            regret, pulls = ts_beta.simulate_fast_runs(means, horizon, checkpoints, runs,
-                                                       rngs["rewards"], rngs["policy"])
-        return regret, pulls, np.zeros_like(pulls)
-    run_rngs = [stream_rngs(run_seed, STREAMS) for run_seed in seed.spawn(runs)]
-    if engine == "fast" and spec.name == "adap_klucb":  # runs advance together (one batched index)
-        results = adap_klucb.simulate_fast_runs(means, epsilon, horizon, checkpoints,
-                                                [(r["rewards"], r["noise"]) for r in run_rngs],
-                                                alpha=p.alpha, noise_multiplier=p.noise_multiplier)
-    elif engine == "fast":
-        results = (_fast_run(spec.name, means, epsilon, horizon, checkpoints, rngs, p) for rngs in run_rngs)
-    else:
-        env = BernoulliBandit(means)
-        results = (run_reference(_reference_algorithm(spec.name, k, epsilon, horizon, rngs, p), env,
-                                 horizon, checkpoints, rngs["rewards"]) for rngs in run_rngs)
-    return _stack(results, runs, k, checkpoints)
+    if engine == "fast":
+        return spec.fast(means, epsilon, horizon, checkpoints, runs, seed, p)
+    if spec.reference is None:
+        raise ValueError(f"{spec.name} has one engine (the epoch engine, engine='fast'); its "
+                         "per-round reference is tested in tests/test_full_info.py")
+    env = BernoulliBandit(means)
+    results = (run_reference(spec.reference(means.size, epsilon, horizon, rngs, p), env, horizon, checkpoints,
+                             rngs["rewards"]) for rngs in _run_streams(seed, runs))
+    return _stack(results, runs, means.size, checkpoints)
 
 
 def _simulate_class(cls, means, epsilon, horizon, checkpoints, runs, seed, params, engine):
