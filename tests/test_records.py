@@ -34,7 +34,7 @@ def test_simulations_write_under_their_papers_sim_folder(sim):
 
 @pytest.mark.parametrize("fig", FIGS, ids=lambda r: f"{r.paper}-{r.id}")
 def test_every_figure_has_its_caption_and_reads_simulated_tables(fig):
-    caption = ROOT / "workflow" / "report" / fig.paper / f"{fig.caption or fig.name}.rst"
+    caption = ROOT / "workflow" / "report" / fig.paper / f"{fig.name}.rst"
     assert caption.is_file(), caption
     for paths in fig.inputs.values():
         for path in [paths] if isinstance(paths, str) else paths:

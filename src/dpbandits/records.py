@@ -94,8 +94,8 @@ class Figure:
     table (``kind="table"``: LaTeX and CSV under ``reports/tables/<paper>/``) of a paper.
 
     ``name``: the files' name; ``inputs``: input name -> path(s) under the main run's seed root
-    (the run the reports show); ``caption``: ``workflow/report/<paper>/<caption>.rst`` (the
-    file name by default); ``subcategory``: where the Snakemake report files it; ``config``: the
+    (the run the reports show); its caption is ``workflow/report/<paper>/<name>.rst``;
+    ``subcategory``: where the Snakemake report files it; ``config``: the
     config paths it reads (``"seed"`` when it draws random numbers)."""
 
     paper: str
@@ -106,7 +106,6 @@ class Figure:
     kind: str = "figure"
     inputs: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
     config: tuple[str, ...] = ()
-    caption: str = ""
     subcategory: str = ""
     title: str = ""
 

@@ -22,7 +22,7 @@ for paper, specs in CHECKS.items():
             params:
                 paper=spec.paper,
                 check=spec.id,
-                spec=spec_digest(spec),
+                spec=record_digest(spec),
                 config=check_params_config(spec),
                 code=check_code(spec),
             run:

@@ -138,14 +138,6 @@ def check_inputs(spec):
     return [f"{RUN}/{p}" for files in spec.inputs.values() for p in files]
 
 
-def spec_digest(spec):
-    """A digest of a check's registry record (function, inputs, config, sizes, ...): editing one
-    record reruns that check only."""
-    import hashlib
-
-    return hashlib.sha256(repr(spec).encode()).hexdigest()[:16]
-
-
 def check_params_config(spec):
     return job_config(*spec.config_paths)
 
@@ -357,7 +349,8 @@ def describe(rule_name, text):
 
 
 def record_digest(record):
-    """A digest of a simulation's or figure's record: editing one record reruns its jobs only."""
+    """A digest of a registry record (a check's, a simulation's or a figure's: function, inputs,
+    config, sizes, ...): editing one record reruns its jobs only."""
     return hashlib.sha256(repr(record).encode()).hexdigest()[:16]
 
 
@@ -391,7 +384,7 @@ def figure_outputs(fig):
     )
     shown = report(
         second,
-        caption=report_caption(fig.paper, fig.caption or fig.name),
+        caption=report_caption(fig.paper, fig.name),
         category=fig.paper,
         subcategory=fig.subcategory,
     )

@@ -183,7 +183,7 @@ class AlgorithmSpec:
     feedback: str  # "bandit" | "full_info"
     source: str
     params: type[AlgorithmParams]
-    fast: Callable = field(repr=False, compare=False, default=None)
+    fast: Callable = field(repr=False, compare=False)
     reference: Callable | None = field(repr=False, compare=False, default=None)
 
 

@@ -3,4 +3,5 @@
 the job runner and its warm worker pool (:mod:`.jobs`), the integrity guard (:mod:`.guard`), and
 the writers of captions, the notebook and the README's generated tables (:mod:`.captions`,
 :mod:`.notebook`, :mod:`.readme`). It may import anything in the library; nothing in the library
-imports it. Installed with the ``workflow`` extra (``pip install dpbandits[workflow]``)."""
+imports it. Its packages (Snakemake, jsonschema, the notebook's) come with the ``workflow``
+extra (``pip install dpbandits[workflow]``)."""
