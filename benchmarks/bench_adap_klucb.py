@@ -1,4 +1,4 @@
-"""Speed benchmark of AdaP-KLUCB's fast engine (issue 17; not a timed test).
+"""Speed benchmark of AdaP-KLUCB's fast engine (not a timed test).
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_adap_klucb.py           # both cells
     PYTHONPATH=src .venv/bin/python benchmarks/bench_adap_klucb.py --quick   # first cell only
@@ -14,7 +14,7 @@ times (best of); a fingerprint of the results (SHA-256 of the regret, pull and r
 lets two versions of the code be compared for identical output.
 
 Measured on the 2-core development machine (best of 3, seconds; old = per-run engine with one
-40-step bisection per episode, new = runs batched, issue 17; fingerprints identical):
+40-step bisection per episode, new = runs batched; fingerprints identical):
     K=3, T=1e5, 100 runs          old 1.99   new 0.060   (33x)
     Fig. 1 cell, eps = 1          old 0.64   new 0.037   (17x)
     Figs 1-2, 6 cells             old 4.33   new 0.249   (17x)

@@ -1,4 +1,4 @@
-"""Error rates of the verdict rules built on the statistical helpers (issue 18, item 3).
+"""Error rates of the verdict rules built on the statistical helpers (item 3).
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_stats_error_rates.py [--seeds 300]
 
@@ -12,7 +12,7 @@ is the power and the PASS rate the false-PASS rate. Slope rows give the CI with 
 the same fits.
 
 Contradiction rows (the contextual comparisons, :mod:`dpbandits.contextual.checks.evidence`) give the
-rule of issue 18 (``new``: a cell FAILs when the mean improvement is significantly below the 0.5%
+rule of the stability redesign (``new``: a cell FAILs when the mean improvement is significantly below the 0.5%
 tie margin, Holm at 0.01) and the point-estimate rule it replaced (``old``: a cell FAILs when the
 mean difference has the wrong sign) on the same data; common-slope rows give
 :func:`dpbandits.stats.common_slope.common_slope` over four groups (``new``) and the fit at one
@@ -39,8 +39,10 @@ import pandas as pd
 
 from dpbandits.contextual.checks import evidence
 from dpbandits.evidence.checks import band_verdict, upper_verdict, worst_case
+from dpbandits.evidence.inventory import combine_verdicts
 from dpbandits.quantile.checks.common import EqualFamily, RateFamily
 from dpbandits.stats import (
+    bootstrap_ratio_of_means,
     clopper_pearson,
     holm,
     loglog_slope,
@@ -379,6 +381,59 @@ def slope_coverage(k, tau_ratio, reps, n=40):
             "width_ratio_mean": float(ratios.mean()), "share_equal_to_old": float(np.mean(ratios == 1.0))}
 
 
+def rule_similarity_range(rng, rho_low, rho_high, n=20, panels=6, cv=0.3, band=(1 / 3, 3.0)):
+    """FIG-C1 (online) over AdaP-KLUCB's alpha range: at each end, every panel's bootstrap CI of the
+    ratio of mean regrets inside the band is PASS, some CI outside it FAIL; the verdict is the two
+    ends' common verdict, else INCONCLUSIVE (the reading depends on the constant)."""
+    ends = []
+    for rho in (rho_low, rho_high):
+        panel = []
+        for _ in range(panels):
+            _, lo, hi = bootstrap_ratio_of_means(gamma_runs(rng, rho, n, cv), gamma_runs(rng, 1.0, n, cv), rng, N_BOOT)
+            panel.append(band_verdict(lo, hi, *band))
+        ends.append("FAIL" if "FAIL" in panel else "PASS" if all(v == "PASS" for v in panel) else "INCONCLUSIVE")
+    return ends[0] if ends[0] == ends[1] else "INCONCLUSIVE"
+
+
+def rule_claim_of_rows(rng, rates_, n=1000, limit=0.1):
+    """A claim judged from several check rows (dpbandits.evidence.inventory.combine_verdicts: one
+    conjunction, FAIL if any row FAILs), each row B1-STRESS's Clopper-Pearson rule at its own rate."""
+    return combine_verdicts([rule_cp_band(rng, r, n, limit) for r in rates_])[0]
+
+
+def rule_stable_over_seeds(rng, rule, seeds=5):
+    """A claim's verdict under the seed rule: the verdict of ``rule`` if every one of ``seeds``
+    independent root seeds gives it, else INCONCLUSIVE (seed_split)."""
+    verdicts = {rule(rng) for _ in range(seeds)}
+    return verdicts.pop() if len(verdicts) == 1 else "INCONCLUSIVE"
+
+
+CLAIM_CASES = [
+    ("bootstrap_ratio_of_means over the alpha range", "FIG-C1: similar (every CI in [1/3, 3]) at both ends of "
+     "AdaP's alpha range; dissimilar at both: FAIL; else INCONCLUSIVE", "rho = 1 at both ends", "must PASS",
+     "6 panels x 2 ends, 20 vs 20 runs (CV 0.3)", lambda r: rule_similarity_range(r, 1.0, 1.0)),
+    ("bootstrap_ratio_of_means over the alpha range", "FIG-C1 (as above)", "rho = 1/3 (band edge) at one end, 1 at "
+     "the other", "boundary", "6 panels x 2 ends, 20 vs 20 runs (CV 0.3)", lambda r: rule_similarity_range(r, 1.0, 1 / 3)),
+    ("bootstrap_ratio_of_means over the alpha range", "FIG-C1 (as above)", "rho = 1 at one end, 0.15 at the other "
+     "(depends on alpha: INCONCLUSIVE is right)", "boundary", "6 panels x 2 ends, 20 vs 20 runs (CV 0.3)",
+     lambda r: rule_similarity_range(r, 1.0, 0.15)),
+    ("bootstrap_ratio_of_means over the alpha range", "FIG-C1 (as above)", "rho = 0.15 at both ends", "must FAIL",
+     "6 panels x 2 ends, 20 vs 20 runs (CV 0.3)", lambda r: rule_similarity_range(r, 0.15, 0.15)),
+    ("combine_verdicts (claim of rows)", "a claim from 3 rows (B1-STRESS's CP rule each): FAIL if any row FAILs",
+     "rate 0.05 in every row (true)", "must PASS", "3 rows x 1000 runs", lambda r: rule_claim_of_rows(r, [0.05] * 3)),
+    ("combine_verdicts (claim of rows)", "a claim from 3 rows (as above)", "rate 0.1 = limit in every row",
+     "boundary", "3 rows x 1000 runs", lambda r: rule_claim_of_rows(r, [0.1] * 3)),
+    ("combine_verdicts (claim of rows)", "a claim from 3 rows (as above)", "rate 0.15 in one row, 0.05 in two",
+     "must FAIL", "3 rows x 1000 runs", lambda r: rule_claim_of_rows(r, [0.15, 0.05, 0.05])),
+    ("seed rule (5 root seeds)", "FIG-C2's rule, a claim PASS or FAIL only if all 5 seeds agree",
+     "mean(a) = 0.5 mean(b) in all 8 members", "must PASS", "8 members, 20 vs 20 runs, 5 seeds",
+     lambda r: rule_stable_over_seeds(r, lambda g: rule_mw_rank(g, [0.5] * 8))),
+    ("seed rule (5 root seeds)", "FIG-C2's rule under the seed rule (as above)",
+     "one member reversed, mean(a) = 2 mean(b), 7 with mean(a) = 0.5 mean(b)", "must FAIL",
+     "8 members, 20 vs 20 runs, 5 seeds", lambda r: rule_stable_over_seeds(r, lambda g: rule_mw_rank(g, [2.0] + [0.5] * 7))),
+]
+
+
 def rates(verdicts):
     v = np.asarray(verdicts)
     return {"pass": float(np.mean(v == "PASS")), "fail": float(np.mean(v == "FAIL")),
@@ -394,8 +449,9 @@ def main() -> None:
         raise SystemExit("--seeds must be >= 1")
     rows = []
     start = time.perf_counter()
-    for case_no, (helper, rule, law, kind, design, fn) in enumerate(CASES + SLOPE_CASES + PAIRED_CASES):
-        paired = case_no >= len(CASES)
+    # the claim-level rules come last, so that the earlier cases keep their seeds
+    for case_no, (helper, rule, law, kind, design, fn) in enumerate(CASES + SLOPE_CASES + PAIRED_CASES + CLAIM_CASES):
+        paired = len(CASES) <= case_no < len(CASES) + len(SLOPE_CASES) + len(PAIRED_CASES)
         labels = VARIANTS.get(helper, ("new (with lack of fit)", "old (Monte Carlo only)"))
         out = [fn(np.random.default_rng([ROOT, case_no, s])) for s in range(args.seeds)]
         variants = [(labels[0], [o[0] for o in out]), (labels[1], [o[1] for o in out])] if paired else [("-", out)]
@@ -427,10 +483,14 @@ def main() -> None:
         "and 2.5% for a 95% CI against a band edge; a PASS at a band edge is likewise a false PASS). "
         "Slope rows: `new` is the CI with lack of fit (`dpbandits.stats.fit_line`), `old` the Monte Carlo-only CI "
         "of before, on the same fits. tau: SD of the points' log deviations from the power law (lack of fit), "
-        "redrawn for every seed. Contradiction rows (issue 18): `new` FAILs a cell when its mean improvement is "
+        "redrawn for every seed. Contradiction rows: `new` FAILs a cell when its mean improvement is "
         "significantly below the 0.5% tie margin (Holm at 0.01), `old` when the mean difference has the wrong "
         "sign, on the same data. Common-slope rows: `new` is `dpbandits.stats.common_slope` over four groups, "
-        "`old` the one-group fit on three points it replaced.",
+        "`old` the one-group fit on three points it replaced. The last rows are the rules from check rows to "
+        "a claim (`dpbandits.evidence.inventory`): FIG-C1's verdict over the range of a constant the paper "
+        "leaves open, a claim judged from several rows (one conjunction: its false-FAIL rate grows with the "
+        "number of rows at their boundary), and the seed rule (a claim is PASS or FAIL only if every root "
+        "seed agrees: a must-PASS law with a PASS rate p per seed PASSes with p^5).",
         "",
         "| helper | rule | law | kind | design | CI | PASS | FAIL | INCONCL. |",
         "| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: |",

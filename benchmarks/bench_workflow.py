@@ -1,4 +1,4 @@
-"""Speed of the whole workflow (issue 17), a benchmark, not a timed test.
+"""Speed of the whole workflow, a benchmark, not a timed test.
 
     .venv/bin/python benchmarks/bench_workflow.py --scale smoke            # the smoke DAG
     .venv/bin/python benchmarks/bench_workflow.py --scale paper            # the paper DAG (~minutes)

@@ -43,7 +43,7 @@ BAD_VALUES = [
     (["contextual", "audit", "control_noise_multiplier"], 1.0, "contextual.audit.control_noise_multiplier"),
     (["contextual", "presets", "epsilons"], [1, 8], "contextual.presets.epsilons"),
     (["contextual", "bogus"], 1, "bogus"),
-    # issue 16: non-finite numbers, whole-number floats, huge counts, inconsistent values
+    # non-finite numbers, whole-number floats, huge counts, inconsistent values
     (["online", "figures", "epsilons"], [0.25, float("nan")], "'online.figures.epsilons[1]': nan"),
     (["online", "figures", "epsilons"], [float("inf"), 1.0], "'online.figures.epsilons[0]': inf"),
     (["online", "audit", "epsilon"], float("nan"), "'online.audit.epsilon': nan"),

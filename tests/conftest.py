@@ -13,7 +13,7 @@ import pytest
 from workflow_runner import copy_workflow, run_snakemake, snapshot, start_slurm_command
 
 REPO = Path(__file__).resolve().parents[1]
-# The smoke config's extra algorithms are "examples.<module>:<Class>" (issue 20), importable from
+# The smoke config's extra algorithms are "examples.<module>:<Class>", importable from
 # the repository root, as from a workflow's working directory.
 if str(REPO) not in sys.path:
     sys.path.append(str(REPO))

@@ -1,4 +1,4 @@
-"""The library as a researcher's tool (issue 20): one typed entry point per paper
+"""The library as a researcher's tool: one typed entry point per paper
 (``dpbandits.<paper>.simulate``). Its docstring examples run as doctests; parameters are typed
 (an unknown key is an error naming the allowed ones); int seeds are root seeds; a SeedSequence
 gives exactly the engines' runs (the workflow's path, so its results are unchanged)."""
@@ -66,8 +66,8 @@ def test_online_typed_params():
 
     with pytest.raises(ValueError, match=r"unknown parameter\(s\) 'Alpha' for adap_klucb; allowed: alpha"):
         simulate("adap_klucb", [0.6, 0.4], 1.0, 100, params={"Alpha": 3.5})
-    with pytest.raises(ValueError, match=r"alpha = 2.0 is not allowed; allowed: a number > 3"):
-        AdaPKLUCBParams(alpha=2.0)
+    with pytest.raises(ValueError, match=r"alpha = 0.5 is not allowed; allowed: a number >= 1"):
+        AdaPKLUCBParams(alpha=0.5)
     with pytest.raises(ValueError, match="allowed: none"):
         simulate("ucb1", [0.6, 0.4], None, 100, params={"alpha": 3.5})
     res = simulate("adap_klucb", [0.6, 0.4], 1.0, 200, 2, 1, AdaPKLUCBParams(alpha=4.0))

@@ -1,4 +1,4 @@
-"""Claim records and the claims.csv / claims.md writers."""
+"""Check-row records (Claim) and the checks.csv / checks.md writers."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dpbandits.evidence.claims import (
     Claim,
     combine_claims,
     read_claims,
-    render_claims_markdown,
+    render_checks_markdown,
     write_claims,
 )
 
@@ -190,16 +190,16 @@ def test_render_markdown_summary_rows_and_failures(tmp_path):
     ]
     path = tmp_path / "claims.csv"
     write_claims(claims, path)
-    md = render_claims_markdown(combine_claims([path]),
+    md = render_checks_markdown(combine_claims([path]),
                                 titles={"online": "Optimal private online learning"})
     lines = md.splitlines()
 
     assert "## online: Optimal private online learning" in lines
     assert "## dueling" in lines and "## shuffle" in lines  # no title: no dangling colon
     summaries = [ln for ln in lines if ln.startswith("**Summary:**")]
-    assert any(s.startswith("**Summary:** 2 PASS, 1 FAIL, 1 INCONCLUSIVE, 3 REPORT;") for s in summaries)
-    assert any(s.startswith("**Summary:** 0 PASS, 2 FAIL, 0 INCONCLUSIVE, 0 REPORT;") for s in summaries)
-    assert any(s.startswith("**Summary:** 1 PASS, 0 FAIL, 0 INCONCLUSIVE, 0 REPORT;") for s in summaries)
+    assert "**Summary:** 7 rows: 2 PASS, 1 FAIL, 1 INCONCLUSIVE, 3 REPORT." in summaries
+    assert "**Summary:** 2 rows: 0 PASS, 2 FAIL, 0 INCONCLUSIVE, 0 REPORT." in summaries
+    assert "**Summary:** 1 rows: 1 PASS, 0 FAIL, 0 INCONCLUSIVE, 0 REPORT." in summaries
     assert lines.index("## dueling") < lines.index("## online: Optimal private online learning") \
         < lines.index("## shuffle")
 
@@ -215,21 +215,21 @@ def test_render_markdown_summary_rows_and_failures(tmp_path):
     row = next(ln for ln in lines if ln.startswith("| DU-1 |"))
     assert "weak regret a \\| b" in row  # pipes escaped inside table cells
 
-    # one Failures section per paper with FAIL rows, listing id, claim and criterion
-    assert md.count("Failures:") == 2
+    # one section of failing rows per paper with FAIL rows, listing id, claim and criterion
+    assert md.count("Failing rows:") == 2
     assert "- `ON-FAIL-1`: regret is logarithmic (slope CI below 0.6)" in lines
     assert "- `DU-1`: weak regret a | b (ratio <= 3)" in lines
     assert "- `DU-2`: second failure (p < 0.05)" in lines
     shuffle_part = md.split("## shuffle", 1)[1]
-    assert "Failures:" not in shuffle_part
+    assert "Failing rows:" not in shuffle_part
     online_part = md.split("## online", 1)[1].split("## shuffle", 1)[0]
-    failure_lines = online_part.split("Failures:", 1)[1]
+    failure_lines = online_part.split("Failing rows:", 1)[1]
     assert "ON-PASS-1" not in failure_lines and "ON-REP-1" not in failure_lines
 
 
 def test_render_markdown_from_plain_frame():
-    md = render_claims_markdown(_frame([_claim("X-1", verdict="INCONCLUSIVE")]))
-    assert md.startswith("# Claims and verdicts")
-    assert "**Summary:** 0 PASS, 0 FAIL, 1 INCONCLUSIVE, 0 REPORT;" in md
+    md = render_checks_markdown(_frame([_claim("X-1", verdict="INCONCLUSIVE")]))
+    assert md.startswith("# Check rows and their verdicts")
+    assert "**Summary:** 1 rows: 0 PASS, 0 FAIL, 1 INCONCLUSIVE, 0 REPORT." in md
     assert "| X-1 |" in md
-    assert "Failures:" not in md
+    assert "Failing rows:" not in md

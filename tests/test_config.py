@@ -285,7 +285,7 @@ def test_load_config_validates(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-# Hardening (issue 16): each bad value once, bounded messages, strict YAML, the DAG-size guard
+# Hardening: each bad value once, bounded messages, strict YAML, the DAG-size guard
 
 
 @pytest.mark.parametrize(("mutate", "expected"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])

@@ -1,4 +1,4 @@
-"""Issue 19, beyond the paper's horizon: the coarse_fixed preset (a labelled addition), the grid
+"""Beyond the paper's horizon: the coarse_fixed preset (a labelled addition), the grid
 and its jobs, the onset and its scaling in eps, Theorem 2.6 past the onset with its guards, and
 the "why it is slow" report (noise standard error of a bin's estimate against the arms' gap)."""
 

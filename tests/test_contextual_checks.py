@@ -214,7 +214,7 @@ def _rate(exponent, eps_power=0.0, noise=0.03):
 
 
 def criteria(out) -> dict:
-    """Per row: its verdict, or for a reading at the paper's horizons (REPORT, issue 19) what its
+    """Per row: its verdict, or for a reading at the paper's horizons (REPORT) what its
     own criterion gave (theory_checks.reading)."""
     out = out.claims if hasattr(out, "claims") else out
     res = {}
@@ -231,7 +231,7 @@ def test_t26a_passes_sublinear_and_fails_linear(cfg):
     out = theory_checks.check_t26a(good, rng, 200, "smoke")
     v = criteria(out)
     assert v["T-2.6a-EPS2"] == v["T-2.6a-EPS1"] == v["T-2.6a-EPS1024"] == "PASS"
-    # eps <= 8 are readings at the paper's horizons since issue 19 (the theorem: T-2.6-PAST-*)
+    # eps <= 8 are readings at the paper's horizons (the theorem: T-2.6-PAST-*)
     kinds = {c.check_id: (c.kind, c.verdict) for c in out.claims}
     assert kinds["T-2.6a-EPS2"] == kinds["T-2.6a-EPS8"] == kinds["T-2.6a-PERROUND"] == ("report", "REPORT")
     assert kinds["T-2.6a-EPS1024"][0] == kinds["T-2.6a-ORDER"][0] == "theorem"
@@ -538,7 +538,7 @@ def test_elimination_batches():
 
 
 # ---------------------------------------------------------------------------------------------
-# guards (issue 15): each guard class the paper uses, triggered on a synthetic law
+# guards: each guard class the paper uses, triggered on a synthetic law
 
 
 def _at_uniform(cell, rng):
@@ -642,7 +642,7 @@ def test_evidence_helpers():
 
 
 def test_cell_contradiction_error_rates():
-    """The FAIL side of a family of paired comparisons (issue 18): for a claim that holds (a
+    """The FAIL side of a family of paired comparisons: for a claim that holds (a
     decrease of 0.8% in every cell, past the 0.5% tie margin, resolved by the claimed
     direction's test in only about half the cells) a family of 4 cells needing 3 FAILs in at
     most about 1% of 400 seeded draws; auxiliary data that raise the regret by 1%, or that do

@@ -160,7 +160,7 @@ CASES = {
     "authors_code": ("authors_code", [Source(2000, 8.0, target=True)], 20),
     "literal": ("literal", [Source(2000, 16.0, target=True)], 20),
     "abse": ("abse", [Source(3000, 1.0, target=True)], 20),
-    # issue 19's labelled addition: a fixed four-bin partition, bin-average elimination (+-r)
+    # the labelled addition: a fixed four-bin partition, bin-average elimination (+-r)
     "coarse_fixed": ("coarse_fixed", [Source(3000, 64.0, target=True)], 20),
 }
 RUNS = 30

@@ -105,7 +105,7 @@ def test_t26d_dimension_effect(cfg):
     def law(slope):
         return lambda c, r: 0.3 * c.n_target * (1 + slope * c.d) * r.normal(1, 0.01)
 
-    # a reading at the paper's horizon since issue 19 (REPORT; the theorem: T-2.6-PAST-D*): its own criterion
+    # a reading at the paper's horizon (REPORT; the theorem: T-2.6-PAST-D*): its own criterion
     def own(out):
         return re.search(r"its own criterion gave (\w+)", out.claims[0].claim).group(1)
 

@@ -1,4 +1,4 @@
-"""Bring your own algorithm (issue 20): a researcher's class with the bandit interface of
+"""Bring your own algorithm: a researcher's class with the bandit interface of
 ``dpbandits.online.interface`` runs through ``dpbandits.online.simulate``, is named in the config
 (``online.extra_algorithms``, validated before any job), and gets the black-box audit of the
 paper's algorithms: the private example (examples/dp_ucb_tree.py) PASSes, the deliberately

@@ -1,4 +1,4 @@
-"""The verdict guards (dpbandits.evidence.guards, issue 15): each guard triggers on a synthetic row that
+"""The verdict guards (dpbandits.evidence.guards): each guard triggers on a synthetic row that
 needs it, a row a registry guard covers must carry its evidence, the reasons come from the fixed
 vocabulary, and the evidence helpers compute what they say."""
 
@@ -42,6 +42,14 @@ def test_a_rate_before_its_regime_is_pre_asymptotic(verdict):
     out = judge(row(verdict, regime=False, regime_note="per-round regret 1.00 x uniform", power="FAIL"))
     assert (out.verdict, out.reason) == ("INCONCLUSIVE", "pre_asymptotic")
     assert "per-round regret 1.00 x uniform" in out.claim
+
+
+@pytest.mark.parametrize("verdict", ["PASS", "FAIL"])
+def test_a_rate_with_too_few_points_in_its_regime_says_so(verdict):
+    out = judge(row(verdict, regime=True, too_few=True, regime_note="2 grid points in the regime", power="FAIL"))
+    assert (out.verdict, out.reason) == ("INCONCLUSIVE", "too_few_points")
+    assert "2 grid points in the regime" in out.claim
+    assert judge(row(verdict, regime=True, power="FAIL")).reason != "too_few_points"
 
 
 @pytest.mark.parametrize("verdict", ["PASS", "FAIL"])

@@ -111,7 +111,7 @@ def test_theorem3_constants():
 
 
 # ---------------------------------------------------------------------------------------------
-# Guards (issue 15): the rows as dpbandits.evidence.guards judges them, through the registry's Guards.
+# Guards: the rows as dpbandits.evidence.guards judges them, through the registry's Guards.
 
 
 def _judged(check, tables):
@@ -203,3 +203,14 @@ def test_privacy_cost_power_and_floor():
     stuck = _figure_runs(0.0)
     stuck["final_regret"] = 250_000.0 + stuck["run"]
     assert run(stuck).reason == "no_power"
+
+
+def test_bt4_fails_a_per_arm_cost_that_grows_with_k_and_is_powered_against_it():
+    """The ways Theorem 3's (K-1)/eps term could be wrong: a union bound over the arms (each arm's
+    cost x log2 K) FAILs the rule; a PASS names both alternatives, not a regret independent of K."""
+    union_bound = _judged("BT-4", _tables(lambda m, e, t: 100.0 * (m.size - 1) * np.log2(m.size)))
+    assert {r.verdict for r in union_bound.values()} == {"FAIL"}
+    rows = _judged("BT-4", _tables(theory_law))
+    for row in rows.values():
+        assert (row.verdict, row.reason) == ("PASS", "supported")
+        assert "budget split" in row.evidence.power_note and "union bound" in row.evidence.power_note

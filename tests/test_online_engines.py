@@ -297,7 +297,7 @@ def test_kl_ucb_index_solves_the_kl_equation():
 
 
 def _plain_kl_ucb_index(p, level):
-    """The bisection as first written (before issue 17): every step clamps p and mid afresh."""
+    """The bisection as first written (before the speed work): every step clamps p and mid afresh."""
     p = np.asarray(p, dtype=float)
     level = np.broadcast_to(np.asarray(level, dtype=float), p.shape)
     lo, hi = p.copy(), np.ones_like(p)
@@ -310,7 +310,7 @@ def _plain_kl_ucb_index(p, level):
 
 
 def test_kl_ucb_index_is_bit_identical_to_the_plain_bisection():
-    """Issue 17: the faster index (clamp of p hoisted, rows batched, p = 1 skipped) changes no
+    """The faster index (clamp of p hoisted, rows batched, p = 1 skipped) changes no
     bit."""
     rng = np.random.default_rng(17)
     edges = np.array([0.0, 1.0, 1e-13, 1e-12, 1 - 1e-12, 1 - 1e-13, 0.5])

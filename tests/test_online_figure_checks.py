@@ -50,9 +50,25 @@ def _tables(law, runs=20, noise=0.05, seed=0):
     return {"runs": pd.concat(per_run, ignore_index=True), "long": pd.concat(long, ignore_index=True)}
 
 
-def judged(check_id, tables, n_boot=300):
+def adap_law(scale_at_alpha_1: float, noise=0.05):
+    """AdaP-KLUCB's final regrets at the low end of its alpha range (FIG-C1's sensitivity), from
+    the same kind of law as the figure's runs (in place of fresh runs of its engine)."""
+    def adap_at(fig, setting, eps, alpha, runs, rng):
+        assert alpha == fc.ADAP_ALPHA_LOW
+        law = log_law({"adap_klucb": scale_at_alpha_1})
+        return rng.uniform(1 - noise, 1 + noise, runs) * law(setting, "adap_klucb", eps, DECADES)[-1]
+    return adap_at
+
+
+SIMILAR_AT_ALPHA_1 = adap_law(50.0)
+
+
+def judged(check_id, tables, n_boot=300, adap_at=SIMILAR_AT_ALPHA_1):
     spec = registry.get("online", check_id)
-    out = spec.load()(tables, np.random.default_rng(1), n_boot, "smoke", FIG)
+    if check_id == "FIG-C1":
+        out = fc.check_similarity(tables["runs"], "smoke", np.random.default_rng(1), n_boot, fig=FIG, adap_at=adap_at)
+    else:
+        out = spec.load()(tables, np.random.default_rng(1), n_boot, "smoke", FIG)
     return {c.check_id: c for c in judge_all(out, spec.guards, check_id)}
 
 
@@ -92,11 +108,23 @@ def test_ranking_at_the_trivial_floor_has_no_power():
         assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power"), (check_id, row.claim)
 
 
-def test_fig_c1_outside_the_band_is_undecided_never_a_fail():
+def test_fig_c1_is_judged_over_the_range_of_alpha_the_paper_leaves_open():
     far = log_law({"lazy_dp_ts": 10.0, "adap_klucb": 70.0, "anytime_lazy_ucb": 120.0, "dp_se": 130.0})
-    row = judged("FIG-C1", _tables(far))["FIG-C1"]
+    # dissimilar at the figure's alpha (rho ~ 1/7), similar at alpha = 1 (rho ~ 0.4): undecided
+    rows = judged("FIG-C1", _tables(far), adap_at=adap_law(25.0))
+    row = rows["FIG-C1"]
     assert (row.verdict, row.reason) == ("INCONCLUSIVE", "undecided")
-    assert "alpha" in row.claim and "not a refutation" in row.claim
+    assert "FAIL at alpha = 3.1" in row.claim and "PASS at alpha = 1" in row.claim
+    assert "gives FAIL" in rows["FIG-C1-ALPHA3.1"].claim and rows["FIG-C1-ALPHA1"].verdict == "REPORT"
+    # dissimilar at both ends of the range: the figure's reading is not reproduced
+    row = judged("FIG-C1", _tables(far), adap_at=adap_law(70.0))["FIG-C1"]
+    assert (row.verdict, row.reason) == ("FAIL", "not_reproduced")
+
+
+def test_fig_c1_runs_adap_klucb_at_the_low_end_of_the_range():
+    finals = fc.simulate_adap_finals({"horizon": 2000, "settings": {"s": {"means": [0.7, 0.4]}}}, "s", 1.0, 1.0, 4,
+                                     np.random.default_rng(0))
+    assert finals.shape == (4,) and (finals > 0).all() and (finals < 2000 * 0.3).all()
 
 
 def test_fig_shape_is_pre_asymptotic_at_the_trivial_regret_and_fails_sqrt_growth():

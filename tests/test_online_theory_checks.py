@@ -155,7 +155,7 @@ def test_exact_rnm_check_records_the_erratum_and_passes_the_fix():
 
 
 # ---------------------------------------------------------------------------------------------
-# Guards (issue 15): kinds, regimes and power of the full-information and exact rows.
+# Guards: kinds, regimes and power of the full-information and exact rows.
 
 
 def _judged(check, tables):

@@ -1,4 +1,4 @@
-"""Provenance (issue 16): every output reflects the config and code that made it. On a copy of the
+"""Provenance: every output reflects the config and code that made it. On a copy of the
 finished smoke tree, one change at a time, `snakemake -n` must plan exactly the jobs that depend
 on it (Snakemake's params trigger on each job's declared config values, ``params.config``, and on
 the digest of the code it runs, ``params.code``), and nothing else; a content-identical checkout
@@ -21,7 +21,7 @@ from dpbandits.workflow.provenance import code_digest, import_closure, select_co
 SMOKE = ["--cores", "2", "--configfile", "config/smoke.yaml"]
 
 # the rules downstream of every claim: they rerun whenever any check does
-REPORTING = {"claims", "claims_at_a_glance", "report_captions", "all_tables", "explore_notebook", "all"}
+REPORTING = {"checks", "claims", "claims_at_a_glance", "report_captions", "all_tables", "explore_notebook", "all"}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -224,7 +224,7 @@ def test_audit_catches_its_control_and_a_broken_mechanism():
 
 
 # ---------------------------------------------------------------------------------------------
-# the guards on the simulation checks (issue 15)
+# the guards on the simulation checks
 
 
 def test_every_guarded_row_carries_its_evidence(tables):
@@ -248,13 +248,22 @@ def test_identities_are_not_claims_of_the_paper(tables):
 
 
 def test_a_dp_scaling_claim_outside_its_regime_is_pre_asymptotic(tables):
-    """B12's 1/eps law is claimed where the privacy term sets the epoch sizes; at eps x 1e4 the
-    non-private term does, so the row is INCONCLUSIVE (pre_asymptotic) whatever the slope."""
-    row = judged("B12", tables)["B12"]
-    assert row.evidence.regime is True
+    """A DP scaling law is claimed where the privacy term sets the epoch sizes; at eps x 1e4 the
+    non-private term does, so a theorem row of that law is INCONCLUSIVE (pre_asymptotic) whatever
+    the slope. B12 itself is an identity (every epoch's size carries 1/eps by line 8)."""
+    from dpbandits.quantile.checks import dp
+
+    assert judged("B12", tables)["B12"].kind == "identity"
+
+    def as_theorem(t):
+        row = dp._dp_slope("B12", "Thm 8", "pulls grow like 1/eps", "slope", t, lambda e: 1 / e, "epsilon", (0.9, 1.1),
+                           (0.0, "slope 0"), True, np.random.default_rng(0), 300, "smoke", "DISC")[0]
+        return judge_all([row], ALL["B12"].guards, "B12")[0]
+
+    assert as_theorem(tables["dp_eps"]).evidence.regime is True
     t = tables["dp_eps"].copy()
     t["epsilon"] = t["epsilon"] * 1e4
-    row = judged("B12", tables, dp_eps=t)["B12"]
+    row = as_theorem(t)
     assert (row.verdict, row.reason) == ("INCONCLUSIVE", "pre_asymptotic")
 
 

@@ -1,4 +1,4 @@
-"""The verdict rules of the quantile checks that the guards rely on (issue 15): the equivalence
+"""The verdict rules of the quantile checks that the guards rely on: the equivalence
 family (F2-EQUAL, F4A-EQUAL), the rate family's evidence, the evidence helpers, and every row's
 kind and evidence through the registry's guards (:func:`dpbandits.evidence.guards.judge`)."""
 

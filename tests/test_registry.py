@@ -1,4 +1,4 @@
-"""The one check registry (issue 15): every check of the four papers is a record with a unique rule
+"""The one check registry: every check of the four papers is a record with a unique rule
 name, an importable function in its calling convention, inputs that the workflow builds, and the
 config values it declares; the stability sweep's table and the claims' stability column."""
 

@@ -1,4 +1,4 @@
-"""Reliability guarantees of the workflow (issue 7), end to end through Snakemake:
+"""Reliability guarantees of the workflow, end to end through Snakemake:
 
 * config fuzzing: malformed configs of every class are rejected before any job, with a message
   naming the key, a non-zero exit code, and nothing written under results/ or reports/;

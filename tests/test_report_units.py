@@ -1,5 +1,5 @@
-"""Units of the reviewer's view: caption rendering, the claims-at-a-glance table and README
-section, LaTeX escaping and long tables."""
+"""Units of the reviewer's view: caption rendering, the README section, LaTeX escaping and long
+tables (the claims-at-a-glance table: tests/test_claim_verdicts.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import math
 
 import pandas as pd
 
-from dpbandits.evidence.claims import render_claims_at_a_glance, render_claims_markdown
 from dpbandits.tables import LONG_TABLE_ROWS, latex_escape, tables_document, to_booktabs
 from dpbandits.workflow.captions import caption_checks, render_caption
 from dpbandits.workflow.readme import replace_marked_section
@@ -35,32 +34,6 @@ def test_a_caption_states_the_verdicts_of_exactly_its_checks():
     assert "no claim rows for NOPE" in render_caption(".. verdicts:: NOPE\n", _claims())
     only_online = render_caption(".. verdicts:: C1 FT-1\n", _claims(), paper="online")
     assert "``FT-1``" in only_online and "``C1``" not in only_online  # ids are per paper
-
-
-def test_claims_at_a_glance_counts_every_verdict_and_names_the_failures():
-    claims = _claims()
-    claims["reason"] = claims["verdict"].map({"PASS": "supported", "FAIL": "contradicted", "REPORT": "informational"})
-    claims.loc[claims.check_id == "FT-1", ["kind", "reason"]] = ["erratum", "erratum"]
-    claims.loc[len(claims)] = {**claims.iloc[0].to_dict(), "check_id": "C1-CONTROL", "kind": "control",
-                               "reason": "validated"}
-    table = render_claims_at_a_glance(claims)
-    assert "| `dueling` (Saha & Asi) | 3 | 1 | 1 | 0 | 1 | 0 errata, 1 contradicted, 0 not reproduced | 1/1 | `C10` |" in table
-    assert "| `online` (Hu) | 2 | 1 | 1 | 0 | 0 | 1 errata, 0 contradicted, 0 not reproduced | 0/0 | `FT-1` |" in table
-    assert "| **all** | 5 | 2 | 2 | 0 | 1 | 1 errata, 1 contradicted, 0 not reproduced | 1/1 | |" in table
-    assert table.split("\n\n")[0] in render_claims_markdown(claims)
-    claims["stability"] = ["5/5", "4/5", "5/5", "5/5", "3/5", "5/5"]
-    swept = render_claims_at_a_glance(claims)
-    assert "| 1/1 | 2/3 | `C10` |" in swept  # dueling: C1 and C1-X stable, C10 not (the control aside)
-
-
-def test_a_violated_control_is_named_in_the_glance_table_and_in_claims_md():
-    claims = _claims().assign(reason="supported")
-    claims.loc[len(claims)] = {**claims.iloc[0].to_dict(), "check_id": "B8", "kind": "sanity",
-                               "verdict": "FAIL", "reason": "violated"}
-    table = render_claims_at_a_glance(claims)
-    assert "| 0/1 (violated: `B8`) |" in table
-    assert "- `B8` (violated): claim C1 with a * star" in render_claims_markdown(claims)
-    assert "0 errata, 0 contradicted" in table.splitlines()[2]  # not counted as a FAIL of the paper
 
 
 def test_the_readme_section_is_replaced_between_its_markers_only(tmp_path):

@@ -343,7 +343,7 @@ def _power_law_runs(rng, x, slope, tau, run_sd, n_runs):
 
 
 def test_scattered_points_do_not_get_a_zero_width_ci():
-    """Issue 15: points known precisely (tiny Monte Carlo noise) that scatter by up to half a
+    """Points known precisely (tiny Monte Carlo noise) that scatter by up to half a
     decade about a line of slope 1. The runs-only CI has width ~0 and misses 1; the CI with lack
     of fit is wide, covers 1, and reports the scatter."""
     x = np.array([1e2, 1e3, 1e4, 1e5, 1e6])

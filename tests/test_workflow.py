@@ -21,7 +21,7 @@ EXPECTED = [f"{R}/{rel}" for rel in [
     "figures/online/fig2.pdf", "figures/online/fig2.png",
     "figures/online/fig1_logx.png", "figures/online/fig2_logx.pdf",
     "tables/online/final_regret.tex", "tables/online/final_regret.csv",
-    "claims.csv", "claims.md", "claims_at_a_glance.md",
+    "checks.csv", "checks.md", "claims.csv", "claims_apart.csv", "claims.md", "claims_at_a_glance.md",
     "tables/all_tables.tex", "notebooks/explore.html",
     "tables/online/checks.tex", "tables/online/checks.csv",
     "tables/online/rnm_privacy_loss.tex", "tables/online/rnm_privacy_loss.csv",
@@ -73,7 +73,7 @@ CONTEXTUAL_CLAIMS = {
     "F9a-RANGE", "F9b-GAMMA", "F9b-SLOPE", "F9c", "F9c-DIAG", "C-REF", "C-REF-RELEASED",
     "E-CODE-MAGNITUDE", "T2-AUX", "T2-NONPARAM", "T2-RANK", "T2-PRIVACY-COST", "T-2.6d", "FS1-SUBLINEAR",
     "FS1-ORDER", "FS1-AUX-F8", "FS1-AUX-F9", "FS2",
-    # beyond the paper's horizon (issue 19)
+    # beyond the paper's horizon
     *[f"BH-ONSET-EPS{e}" for e in (1, 2, 4, 8)], *[f"BH-ONSET-COARSE-EPS{e}" for e in (1, 2, 4, 8)],
     "BH-ONSET-EXPONENT", *[f"T-2.6-PAST-EPS{e}" for e in (1, 2, 4, 8)], "T-2.6-PAST-EPSEXP",
     "T-2.6-PAST-D1", "T-2.6-PAST-D3", "T-2.6-PAST-DIM", *[f"BH-WHY-EPS{e}" for e in (1, 2, 4, 8)],
@@ -94,7 +94,7 @@ def test_output_contract(smoke_run):
     work = smoke_run
     for rel in EXPECTED:
         assert (work / rel).stat().st_size > 0, rel
-    claims = pd.read_csv(work / f"{R}/claims.csv")
+    claims = pd.read_csv(work / f"{R}/checks.csv")
     assert list(claims.columns) == COLUMNS
     assert set(claims.verdict) <= set(VERDICTS)
     assert set(claims.kind) <= set(KINDS)
@@ -114,7 +114,7 @@ def test_output_contract(smoke_run):
     verdict = dict(zip(online.check_id, online.verdict, strict=True))
     assert verdict["P-EXACT-RNM"] == "FAIL" and verdict["P-EXACT-RNM-C2"] == "PASS"
     assert verdict["P-AUDIT-RNM-C2"] == "PASS" and verdict["P-AUDIT-RNM"] == "FAIL"
-    # Issue 15: the erratum's reason, and the audits' negative controls are not claims of the paper
+    # the erratum's reason, and the audits' negative controls are not claims of the paper
     reason = dict(zip(online.check_id, online.reason, strict=True))
     assert reason["P-EXACT-RNM"] == "erratum" and reason["P-EXACT-RNM-C2"] == "supported"
     assert (online.kind[online.check_id.str.endswith("-CONTROL")] == "control").all()
@@ -159,10 +159,10 @@ def test_output_contract(smoke_run):
     assert (quantile[quantile.kind == "erratum"].check_id == "A7").all()
     qr = dict(zip(quantile.check_id, quantile.reason, strict=True))
     assert qr["A7"] == "erratum" and qr["A11"] == qr["B13-FORMULA"] == "validated"  # an identity, not a claim
-    md = (work / f"{R}/claims.md").read_text()
+    md = (work / f"{R}/checks.md").read_text()
     assert all(cid in md for cid in claims.check_id)
     assert "Saha & Asi" in md and "Nikolakakis" in md and "Ma, Jiang, Zhao, Yang & Yu" in md
-    # Issue 20: the smoke config's two extra algorithms (examples/), audited beside the paper's:
+    # the smoke config's two extra algorithms (examples/), audited beside the paper's:
     # the private DP-UCB passes, the deliberately leaky UCB fails, both controls are caught (above)
     assert verdict["X-AUDIT-DP-UCB-TREE"] == "PASS" and verdict["X-AUDIT-LEAKY-UCB"] == "FAIL"
     assert verdict["X-REGRET-DP-UCB-TREE"] == verdict["X-REGRET-LEAKY-UCB"] == "REPORT"
@@ -208,7 +208,7 @@ def test_deliverables_are_written_at_a_precision_a_nudge_does_not_move():
     order) leaves their bytes unchanged."""
     import numpy as np
 
-    from dpbandits.evidence.claims import claims_table, render_claims_markdown
+    from dpbandits.evidence.claims import claims_table, render_checks_markdown
     from dpbandits.tables import CSV_FLOAT, to_booktabs
 
     rng = np.random.default_rng(2026)
@@ -219,7 +219,7 @@ def test_deliverables_are_written_at_a_precision_a_nudge_does_not_move():
                           "ci_low": values * 0.9, "ci_high": values * 1.1, "criterion": "c", "verdict": "PASS",
                           "n_runs": 10, "scale": "smoke", "reason": "supported", "stability": ""})
     nudged = frame.assign(**{c: frame[c] * (1 + 1e-10) for c in ("value", "ci_low", "ci_high")})
-    for render in (lambda f: f.to_csv(index=False, float_format=CSV_FLOAT), render_claims_markdown,
+    for render in (lambda f: f.to_csv(index=False, float_format=CSV_FLOAT), render_checks_markdown,
                    lambda f: to_booktabs(claims_table(f), "c", "l")):
         assert render(frame) == render(nudged)
 
@@ -337,12 +337,17 @@ def test_stability_sweep_of_one_paper(smoke_run, tmp_path):
     assert sweep["seed_free"].any() and not sweep["seed_free"].all()
     proc = _snakemake(work, "--cores", "2", *configs)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    checks = pd.read_csv(work / R / "checks.csv", keep_default_na=False)
+    swept = checks["stability"] != ""
+    assert swept.any() and set(checks.loc[swept, "paper"]) == {"quantile"}
+    assert checks.loc[swept, "stability"].str.fullmatch(r"[0-3]/3").all()
+    # the claims read the sweep per seed: a quantile claim judged by swept rows states its seeds
     claims = pd.read_csv(work / R / "claims.csv", keep_default_na=False)
-    swept = claims["stability"] != ""
-    assert swept.any() and set(claims.loc[swept, "paper"]) == {"quantile"}
-    assert claims.loc[swept, "stability"].str.fullmatch(r"[0-3]/3").all()
-    glance = (work / R / "claims_at_a_glance.md").read_text().splitlines()
-    assert all("| 0/0 |" in line for line in glance if line.startswith(("| `online`", "| `dueling`")))
+    marked = claims["stability"] != ""
+    assert marked.any() and set(claims.loc[marked, "paper"]) == {"quantile"}
+    assert claims.loc[marked, "stability"].str.fullmatch(r"3/3|(\w+ [0-3]/3)(, \w+ [0-3]/3)+").all()
+    split = claims["reason"] == "seed_split"
+    assert (claims.loc[split, "verdict"] == "INCONCLUSIVE").all()
     # the sweep never joins the default target: under the smoke config (every paper in the
     # sweep) its table is stale, yet a default run plans no sweep job
     proc = _snakemake(work, "-n", "--cores", "2", "--configfile", "config/smoke.yaml")

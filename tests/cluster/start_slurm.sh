@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start a real single-node SLURM cluster on this host for the cluster tests (issue 7).
+# Start a real single-node SLURM cluster on this host for the cluster tests.
 #
 # Installs Debian's slurm-wlm and munge with apt when they are missing, writes a slurm.conf for
 # this host (one node with `nproc` CPUs and its memory, one partition, select/cons_tres,

@@ -1,4 +1,4 @@
-"""The workflow on a real SLURM cluster (issue 7): a single-node cluster started on this host by
+"""The workflow on a real SLURM cluster: a single-node cluster started on this host by
 tests/cluster/start_slurm.sh (Debian's slurm-wlm and munge), a part of the smoke DAG that covers
 every family of rules that runs as a cluster job (each paper's simulations, every check calling
 convention, a Table 2 design reading the Adult download) and the local rules around them (the

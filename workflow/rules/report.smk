@@ -11,9 +11,9 @@ localrules:
 
 rule report_captions:
     """Render workflow/report/<paper>/<name>.rst with the verdicts of the checks each figure or
-    table supports (read from reports/claims.csv) for the Snakemake report."""
+    table supports (read from reports/checks.csv) for the Snakemake report."""
     input:
-        claims=f"{REPORTS}/claims.csv",
+        claims=f"{REPORTS}/checks.csv",
         templates=report_caption_templates(),
     output:
         directory(REPORT_CAPTIONS),
@@ -50,11 +50,12 @@ rule all_tables:
 
 
 rule claims_at_a_glance:
-    """Counts of PASS / FAIL / INCONCLUSIVE / REPORT per paper and the failing checks, as
-    Markdown; at paper scale, the README's "claims at a glance" section is replaced by it.
+    """The claims of each paper counted by verdict, and the failing claims, as Markdown; at
+    paper scale, the README's "claims at a glance" section is replaced by it.
     """
     input:
-        f"{REPORTS}/claims.csv",
+        claims=f"{REPORTS}/claims.csv",
+        apart=f"{REPORTS}/claims_apart.csv",
     output:
         f"{REPORTS}/claims_at_a_glance.md",
     log:
@@ -80,7 +81,7 @@ rule explore_notebook:
     to HTML, so that it never goes stale."""
     input:
         notebook="workflow/notebooks/explore.ipynb",
-        claims=f"{REPORTS}/claims.csv",
+        claims=f"{REPORTS}/checks.csv",
         online=f"{MAIN}/agg/online/figures.parquet",
         dueling=explore_notebook_dueling_inputs(),
     output:

@@ -1,4 +1,4 @@
-# The verdict-stability sweep (issue 18): every check that depends on the root seed rerun under
+# The verdict-stability sweep: every check that depends on the root seed rerun under
 # the further root seeds of config stability.seeds (the exact checks run once, whatever the seed),
 # with the same rules, seed derivation and profiles as everything else. Not part of the default
 # target (it is N times the work): `snakemake verdict_stability` (or `make stability`), then the

@@ -1,16 +1,20 @@
-"""Entry point of rule claims_at_a_glance: the verdict counts per paper as Markdown, and the same
-table in README.md between its markers at paper scale (params.readme)."""
+"""Entry point of rule claims_at_a_glance: the claims of each paper counted by verdict, as
+Markdown, and the same table in README.md between its markers at paper scale (params.readme)."""
 
 import logging
 from pathlib import Path
 
-from dpbandits.evidence.claims import combine_claims, render_claims_at_a_glance
+import pandas as pd
+
+from dpbandits.evidence.claims import PAPER_TITLES
+from dpbandits.evidence.inventory import render_claims_at_a_glance
 from dpbandits.io import atomic_path
 from dpbandits.workflow.readme import replace_marked_section
 
 
 def main(job):
-    table = render_claims_at_a_glance(combine_claims([job.input[0]]))
+    claims, apart = (pd.read_csv(p, dtype=str, keep_default_na=False) for p in (job.input.claims, job.input.apart))
+    table = render_claims_at_a_glance(claims, apart, PAPER_TITLES, job.config["scale"])
     with atomic_path(job.output[0]) as tmp:
         tmp.write_text(table + "\n")
     readme = Path(job.params.readme) if job.params.readme else None  # paper scale only

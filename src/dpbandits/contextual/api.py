@@ -16,7 +16,7 @@ Algorithms (``ALGORITHMS``): the presets of :mod:`dpbandits.contextual.config`: 
 paper as printed), ``primary`` (the workflow's reading), ``authors_code`` (the authors' code, not
 LDP), ``unit_constants``, the non-private ``abse`` (epsilon None or inf) and ``coarse_fixed`` (a
 labelled addition of this replication, not the paper's algorithm: a fixed four-bin partition with
-the same randomiser; issue 19). ``params`` overrides
+the same randomiser). ``params`` overrides
 fields of :class:`~dpbandits.contextual.config.LDPMABConfig` (``batch``, ``arm_policy``, ...; an
 unknown key raises and names the allowed ones). ``aux``: the auxiliary datasets of Algorithm 3,
 in feeding order (:class:`~dpbandits.contextual.ldpmab.Source` or mappings of its fields, e.g.

@@ -24,7 +24,7 @@ source is past warm-up, and r = +inf when the weighted noisy count is <= 0 (the 
 divides by its absolute value; ``authors_code`` keeps that). The batch size B (policy frozen for
 B users; spec A14) is a parameter of every preset; B = 1 is the paper's per-user update.
 
-``coarse_fixed`` is not the paper's algorithm: a labelled addition of this replication (issue 19,
+``coarse_fixed`` is not the paper's algorithm: a labelled addition of this replication (see
 "why it is slow") that learns earlier than ``primary`` with the same user-side randomiser. The
 partition is fixed before the first user: the complete max-edge tree of depth 2, the coarsest
 that halves every coordinate at d = 2 (four bins of edge 1/2; ``initial_depth``), never refined

@@ -1,6 +1,8 @@
-"""The Claim record every check returns, and the writers of ``reports/claims.csv`` / ``.md``.
+"""The check row every check returns (the record :class:`Claim`: one statistic of one check, with
+its verdict), and the writers of ``reports/checks.csv`` / ``.md``. The claims of the papers, each
+counted once and judged from the rows that test it, are :mod:`dpbandits.evidence.inventory`'s.
 
-Schema (ARCHITECTURE.md, output contract):
+Schema of a check row (ARCHITECTURE.md, output contract):
 ``paper, check_id, source, kind, claim, statistic, value, ci_low, ci_high, criterion, verdict,
 n_runs, scale, reason, stability``.
 
@@ -30,8 +32,8 @@ from dpbandits.io import atomic_path
 
 __all__ = ["Claim", "Evidence", "COLUMNS", "KINDS", "PAPER_KINDS", "NON_PAPER_KINDS", "REASONS", "VERDICTS",
            "row_dict", "PAPER_TITLES", "write_claims", "read_claims",
-           "write_claim_rows", "read_claim_rows", "combine_claims", "render_claims_markdown",
-           "render_claims_at_a_glance", "claims_table"]
+           "write_claim_rows", "read_claim_rows", "combine_claims", "render_checks_markdown",
+           "claims_table"]
 
 # The papers, by id (ARCHITECTURE.md): the titles every human-readable output uses.
 PAPER_TITLES = {
@@ -51,13 +53,14 @@ VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "REPORT")
 # contradicted (false where the claim applies, with power), not_reproduced (a figure's reading at
 # the paper's own settings), erratum (a proof, constant or definition error shown exactly);
 # INCONCLUSIVE no_power (the check could not have failed, or compares quantities tied at a floor
-# or ceiling), pre_asymptotic (a rate judged before its regime is reached), surrogate_data (a claim
+# or ceiling), pre_asymptotic (a rate judged before its regime is reached), too_few_points (the
+# regime is reached, but too few grid points lie in it for a slope with lack of fit), surrogate_data (a claim
 # about real data judged on surrogate data), undecided (the CI straddles the criterion at the
 # paper's settings). Rows that are not paper claims: validated / violated. REPORT informational.
 REASONS = {
     "PASS": ("supported", "validated"),
     "FAIL": ("contradicted", "not_reproduced", "erratum", "violated"),
-    "INCONCLUSIVE": ("no_power", "pre_asymptotic", "surrogate_data", "undecided"),
+    "INCONCLUSIVE": ("no_power", "pre_asymptotic", "too_few_points", "surrogate_data", "undecided"),
     "REPORT": ("informational",),
 }
 
@@ -68,7 +71,9 @@ class Evidence:
 
     ``regime``: for a rate or scaling claim whose constant the paper leaves open, whether the runs
     reached the regime where it applies (None: not such a claim); ``regime_note`` states the
-    criterion and, when it can be estimated, what n would be needed. ``floor``: for a comparison or
+    criterion and, when it can be estimated, what n would be needed; ``too_few``: the regime is
+    reached, but too few grid points lie in it to fit a rate with lack of fit (the note says how
+    many). ``floor``: for a comparison or
     ordering, whether the compared quantities are indistinguishable at a floor or ceiling (ties,
     every curve at the trivial policy's regret, every run censored). ``power``: the verdict the
     same rule, at the same sample size, gives on the stated alternative ``power_note`` ("FAIL" is
@@ -78,6 +83,7 @@ class Evidence:
 
     regime: bool | None = None
     regime_note: str = ""
+    too_few: bool = False
     floor: bool | None = None
     floor_note: str = ""
     power: str | None = None
@@ -208,85 +214,31 @@ def _fmt(x) -> str:
     return str(x)
 
 
-def _paper_rows(group: pd.DataFrame) -> pd.DataFrame:
-    """The rows that are claims of the paper (or reports), not controls, sanity bars or identities."""
-    return group[~group["kind"].isin(NON_PAPER_KINDS)]
-
-
-def _fail_breakdown(fails: pd.DataFrame) -> str:
-    counts = fails["reason"].value_counts()
-    parts = [f"{counts.get(r, 0)} {label}" for r, label in
-             (("erratum", "errata"), ("contradicted", "contradicted"), ("not_reproduced", "not reproduced"))]
-    return ", ".join(parts)
-
-
-def render_claims_at_a_glance(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
-    """A Markdown table: per paper, the count of each verdict over the paper's claims, how many
-    FAILs are errata, contradictions and figures not reproduced, the controls (rows that are not
-    claims of the paper: validated / total, naming any that is violated) and the ids of the FAILs."""
-    titles = PAPER_TITLES if titles is None else titles
-    scales = ", ".join(sorted(set(frame["scale"]))) or "none"
-    frame = frame.assign(**{c: frame.get(c, "") for c in ("reason", "stability")})
-    swept = bool((frame["stability"].fillna("") != "").any())
-    lines = [f"| paper | claims | {' | '.join(VERDICTS)} | FAILs: errata, contradicted, not reproduced | "
-             "controls validated | " + ("same verdict under every seed | " if swept else "") + "failing claims |",
-             "|---|---|" + "---|" * len(VERDICTS) + "---|---|" + ("---|" if swept else "") + "---|"]
-
-    def row(name, group):
-        claims = _paper_rows(group)
-        counts = claims["verdict"].value_counts()
-        fails = claims[claims["verdict"] == "FAIL"]
-        controls = group[group["kind"].isin(NON_PAPER_KINDS)]
-        ok = int((controls["verdict"] == "PASS").sum())
-        violated = controls[controls["verdict"] == "FAIL"]["check_id"]  # named: a tool may be broken
-        checked = f"{ok}/{len(controls)}" + (f" (violated: {', '.join(f'`{c}`' for c in violated)})"
-                                             if len(violated) else "")
-        ids = ", ".join(f"`{c}`" for c in fails["check_id"])
-        stable = ""
-        if swept:
-            st = claims["stability"].fillna("")
-            st = st[st != ""]
-            full = sum(1 for v in st if v.split("/")[0] == v.split("/")[1])
-            stable = f" {full}/{len(st)} |"
-        return (f"| {name} | {len(claims)} | " + " | ".join(str(counts.get(v, 0)) for v in VERDICTS)
-                + f" | {_fail_breakdown(fails)} | {checked} |{stable} {ids or '-'} |")
-
-    for paper, group in frame.groupby("paper", sort=True):
-        name = f"`{paper}` ({titles[paper].split(',')[0]})" if paper in titles else f"`{paper}`"
-        line = row(name, group)
-        lines.append(line)
-    total = row("**all**", frame)
-    lines.append(total.rsplit("|", 2)[0] + "| |")
-    lines += ["", f"Scale of these verdicts: {scales}. Every verdict's reason is in `claims.md` (column "
-              "`reason`); controls, sanity bars and identities are not claims of the papers."]
-    return "\n".join(lines)
-
-
 def _value(r) -> str:
     ci = f" [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]" if _fmt(r.ci_low) or _fmt(r.ci_high) else ""
     return f"{_fmt(r.value)}{ci}"
 
 
-def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
-    """Human-readable claims: a summary table over the papers, then the rows grouped by paper,
-    with a one-line summary per paper and every FAIL and INCONCLUSIVE with its reason."""
+def render_checks_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
+    """``checks.md``: every check row, grouped by paper, with a one-line count of the rows per
+    paper and every FAIL and INCONCLUSIVE row with its reason. The claims of the papers, each
+    counted once, are in ``claims.md`` (:mod:`dpbandits.evidence.inventory`)."""
     titles = PAPER_TITLES if titles is None else titles
     frame = frame.assign(**{c: frame.get(c, "") for c in ("reason", "stability")})
-    lines = ["# Claims and verdicts", "",
-             "Each row is one check of one claim of a paper (see `claims.csv` for the same data).",
+    lines = ["# Check rows and their verdicts", "",
+             "Each row is one statistic of one check (see `checks.csv` for the same data); several rows may test",
+             "one claim of a paper, and some rows are not claims of the paper at all. The claims, each counted",
+             "once with its verdict, are in `claims.md`.",
              "PASS / FAIL / INCONCLUSIVE are statistical verdicts; REPORT rows are informational.",
              "The reason says why: PASS `supported`; FAIL `contradicted` (false where the claim applies, with",
              "power), `not_reproduced` (a figure's reading at the paper's own settings), `erratum` (an error of",
-             "the paper shown exactly); INCONCLUSIVE `no_power`, `pre_asymptotic`, `surrogate_data`, `undecided`;",
+             "the paper shown exactly); INCONCLUSIVE `no_power`, `pre_asymptotic`, `too_few_points`, `surrogate_data`,",
+             "`undecided`;",
              "rows of kind control / sanity / identity are not claims of the paper (`validated` / `violated`).",
-             "", "## At a glance", "", render_claims_at_a_glance(frame, titles), ""]
+             "`stability`: of the stability sweep's root seeds, how many gave the row's verdict.", ""]
     for paper, group in frame.groupby("paper", sort=True):
-        claims = _paper_rows(group)
-        counts = claims["verdict"].value_counts()
-        summary = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
-        controls = group[group["kind"].isin(NON_PAPER_KINDS)]
-        summary += (f"; FAILs: {_fail_breakdown(claims[claims['verdict'] == 'FAIL'])}; "
-                    f"{int((controls['verdict'] == 'PASS').sum())} of {len(controls)} controls validated")
+        counts = group["verdict"].value_counts()
+        summary = f"{len(group)} rows: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
         lines += [f"## {paper}: {titles.get(paper, '')}".rstrip(": "), "", f"**Summary:** {summary}.", ""]
         lines += ["| check | source | kind | claim | statistic | value [95% CI] | criterion | verdict | reason "
                   "| runs | stability |",
@@ -295,17 +247,12 @@ def render_claims_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = 
             cells = [r.check_id, r.source, r.kind, r.claim, r.statistic, _value(r),
                      r.criterion, f"**{r.verdict}**", r.reason, str(r.n_runs), r.stability]
             lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
-        for verdict, title in (("FAIL", "Failures"), ("INCONCLUSIVE", "Inconclusive")):
-            rows = claims[claims["verdict"] == verdict]
+        for verdict, title in (("FAIL", "Failing rows"), ("INCONCLUSIVE", "Inconclusive rows")):
+            rows = group[group["verdict"] == verdict]
             if len(rows):
                 lines += ["", f"{title}:"]
                 lines += [f"- `{r.check_id}`{f' ({r.reason})' if r.reason else ''}: {r.claim} ({r.criterion})"
                           for r in rows.itertuples()]
-        violated = controls[controls["verdict"] == "FAIL"]
-        if len(violated):  # not a claim of the paper, but a tool, control or sanity bar that failed
-            lines += ["", "Violated controls, sanity bars and identities:"]
-            lines += [f"- `{r.check_id}` ({r.reason or 'violated'}): {r.claim} ({r.criterion})"
-                      for r in violated.itertuples()]
         lines.append("")
     return "\n".join(lines)
 

@@ -1,5 +1,5 @@
 """The guards every verdict passes through, enforced by the registry for every row of every check
-(issue 15; ARCHITECTURE.md, "Checks"), and the evidence helpers the checks use.
+(ARCHITECTURE.md, "Checks"), and the evidence helpers the checks use.
 
 A check computes its statistic and a raw verdict; :func:`judge` turns it into the verdict a
 reviewer can quote, with its ``reason`` (:data:`dpbandits.evidence.claims.REASONS`):
@@ -13,7 +13,8 @@ reviewer can quote, with its ``reason`` (:data:`dpbandits.evidence.claims.REASON
 4. A rate or slope claim whose constant the paper leaves open may PASS or FAIL only where its
    regime is reached (e.g. the algorithm significantly below the trivial policy's regret);
    otherwise it is INCONCLUSIVE (``pre_asymptotic``), and the claim text says what n would be
-   needed when the check can estimate it.
+   needed when the check can estimate it. A regime reached with too few grid points in it for a
+   rate with lack of fit is INCONCLUSIVE ``too_few_points``.
 5. A PASS needs evidence of power: the same rule at the same sample size FAILs a stated
    alternative (a negative control, a perturbed law, a shifted CI), or the PASS is itself a
    significant test at a stated level. Without it the verdict is INCONCLUSIVE (``no_power``).
@@ -97,6 +98,8 @@ def judge(claim: Claim, guards: Sequence[Guard] = (), check: str = "") -> Claim:
         return _inconclusive(claim, "no_power", ev.floor_note or "the compared quantities are tied at a floor")
     if ev.regime is False:
         return _inconclusive(claim, "pre_asymptotic", ev.regime_note or "the claim's regime is not reached")
+    if ev.too_few:
+        return _inconclusive(claim, "too_few_points", ev.regime_note or "too few points in the claim's regime")
     if claim.verdict == "PASS":
         if ev.power in ("FAIL", "test"):
             return replace(claim, reason="supported", claim=_note(claim, f"power: {ev.power_note}" if ev.power_note

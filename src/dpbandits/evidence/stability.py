@@ -1,4 +1,4 @@
-"""The verdict-stability sweep (issue 18): the claim rows of every check under several root seeds
+"""The verdict-stability sweep: the claim rows of every check under several root seeds
 (``snakemake verdict_stability``), and the ``stability`` column of the claims that summarises it.
 
 Checks that draw no random numbers and read no seeded results (exact and analytic checks) are run
@@ -17,7 +17,7 @@ import pandas as pd
 
 from dpbandits.evidence.claims import read_claim_rows
 
-__all__ = ["sweep_table", "stability_column", "SWEEP_COLUMNS"]
+__all__ = ["sweep_table", "read_sweep", "stability_column", "SWEEP_COLUMNS"]
 
 SWEEP_COLUMNS = ["paper", "check_id", "seed", "seed_free", "verdict", "reason", "value", "ci_low", "ci_high"]
 _SEED = re.compile(r"/seed(\d+)/")
@@ -42,6 +42,12 @@ def sweep_table(paths: Iterable[str | Path], seeds: Sequence[int]) -> pd.DataFra
         raise ValueError(f"claim files of seeds outside the sweep {list(seeds)}")
     return (frame.sort_values(["paper", "check_id", "_order"], kind="stable").drop(columns="_order")
             .reset_index(drop=True))
+
+
+def read_sweep(path: str | Path) -> pd.DataFrame:
+    """The sweep's table as written by :func:`sweep_table` (ids and reasons stay text)."""
+    return pd.read_csv(path, dtype={"check_id": str, "reason": str}, keep_default_na=False,
+                       na_values={"value": [""], "ci_low": [""], "ci_high": [""]})
 
 
 def stability_column(claims: pd.DataFrame, sweep: pd.DataFrame, main_seed: int) -> pd.Series:

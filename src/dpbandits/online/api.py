@@ -120,15 +120,16 @@ class DPSEParams(AlgorithmParams):
 
 @dataclass(frozen=True)
 class AdaPKLUCBParams(AlgorithmParams):
-    """AdaP-KLUCB. ``alpha`` > 3: the exploration exponent (3.1, Azize & Basu's choice; the
-    online paper does not state it, erratum E2)."""
+    """AdaP-KLUCB. ``alpha`` >= 1: the exploration exponent (3.1 by default, Azize & Basu's
+    choice: their regret bound needs alpha > 3; 1 is KL-UCB's own ln t). The online paper does not
+    state it (erratum E2). The privacy of the releases does not depend on it."""
 
     algorithm: ClassVar[str] = "adap_klucb"
     alpha: float = 3.1
     noise_multiplier: float = 1.0
 
     def __post_init__(self) -> None:
-        self._check("alpha", self.alpha > 3, "a number > 3")
+        self._check("alpha", self.alpha >= 1, "a number >= 1")
         _noise_ok(self)
 
 

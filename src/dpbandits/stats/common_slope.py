@@ -4,7 +4,7 @@ The same law observed at several settings, e.g. Theorem 2.6's regret C(n) eps^(-
 n: log mean regret against log eps is a line of slope -2/3 at every n, with an intercept that
 depends on n. Fitting the common slope over all the groups uses every point at once, where a fit
 at one setting may have only three points (one residual degree of freedom, so that its lack-of-fit
-CI is sometimes very wide: issue 18).
+CI is sometimes very wide).
 
 Model and CI: :func:`dpbandits.stats.slopes.fit_line`'s, with the design matrix of one intercept
 per group and one slope (``y_gi = a_g + b u_gi + e_gi + d_gi``): the slope is ``c @ y`` with ``c``

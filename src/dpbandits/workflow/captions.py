@@ -4,7 +4,7 @@ the paper's setting and what is plotted; a line
     .. verdicts:: FT-1 FT-3
 
 is replaced by the verdicts of those checks (a check id X selects X and every X-<suffix>) read
-from ``reports/claims.csv``, so that each caption states the verdicts of the checks its figure or
+from ``reports/checks.csv``, so that each caption states the verdicts of the checks its figure or
 table supports, as of the run that built it. Everything else of the template is kept as it is
 (Snakemake renders the result with Jinja2 and reStructuredText when it builds the report).
 """
@@ -49,7 +49,7 @@ def _rst_text(text: str) -> str:
 
 def _verdict_lines(rows: pd.DataFrame, ids: list[str]) -> list[str]:
     if rows.empty:
-        return [f"**Verdicts:** no claim rows for {', '.join(ids)} in reports/claims.csv."]
+        return [f"**Verdicts:** no claim rows for {', '.join(ids)} in reports/checks.csv."]
     scales = sorted(set(rows["scale"]))
     counts = rows["verdict"].value_counts()
     summary = ", ".join(f"{counts[v]} {v}" for v in ("PASS", "FAIL", "INCONCLUSIVE", "REPORT") if v in counts)

@@ -508,7 +508,7 @@ def _contextual_problems(v: _View) -> list[str]:
 
 
 def _beyond_problems(v: _View) -> list[str]:
-    """contextual.beyond (issue 19): every repetition block has a run; the batch is at most the
+    """contextual.beyond: every repetition block has a run; the batch is at most the
     grid's first n and the report's n; every curve has at least 3 grid points (an onset and a
     slope need them)."""
     b = "contextual.beyond"
@@ -580,7 +580,7 @@ def _extra_problems(v: _View) -> list[str]:
     return extra_algorithm_problems(v[key], key)
 
 
-STABILITY_MIN_SEEDS = {"paper": 4, "smoke": 2}  # issue 18
+STABILITY_MIN_SEEDS = {"paper": 4, "smoke": 2}
 
 
 def _stability_problems(v: _View) -> list[str]:

@@ -1,5 +1,5 @@
 """What the workflow does before it schedules anything, so that an interrupted or damaged run can
-simply be started again with the same command (issue 7's reliability guarantees).
+simply be started again with the same command.
 
 Snakemake already reruns jobs whose outputs are incomplete (``rerun-incomplete`` in the profiles),
 and every job writes its outputs atomically (:func:`dpbandits.io.atomic_path`). Three things are

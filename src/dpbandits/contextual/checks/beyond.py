@@ -1,4 +1,4 @@
-"""Beyond the paper's horizon (issue 19): when the faithful algorithm starts to learn, Theorem 2.6
+"""Beyond the paper's horizon: when the faithful algorithm starts to learn, Theorem 2.6
 judged where it applies, and why it is slow (design: :mod:`dpbandits.contextual.experiments.beyond_designs`).
 
 The faithful algorithm (``primary``) stays at the uniform policy's regret up to the paper's largest
@@ -41,8 +41,9 @@ BH-WHY-EPS<eps>      report       at the paper's n, per depth of the engine's ow
 Guards (registry): the T-2.6-PAST rows apply in the rate regime, which starts at the first grid n
 whose per-round regret is significantly below the uniform policy's by more than 2% (the project's
 convention for every rate row, :func:`dpbandits.contextual.checks.evidence.left_floor`; the onset itself
-needs only "significantly below"): at least 3 grid points from there on, else INCONCLUSIVE
-``pre_asymptotic`` with the n the n eps^2 scaling predicts;
+needs only "significantly below"): INCONCLUSIVE ``pre_asymptotic`` with the n the n eps^2
+scaling predicts where the grid never enters it, ``too_few_points`` where fewer than 3 grid points
+lie in it;
 the power of a PASS is the same CI shifted to a linear regret (slope 1) or to no eps dependence
 (exponent 0), which must FAIL.
 """
@@ -205,7 +206,7 @@ def _onset_rows(onsets: dict[float, Onset], variant: str, tag: str, scale: str) 
                     f"[{o.ratio[o.index][1]:.3f}, {o.ratio[o.index][2]:.3f}]" if o.reached else
                     f"per-round regret / uniform at the cap {o.ratio[-1][0]:.3f} [{o.ratio[-1][1]:.3f}, {o.ratio[-1][2]:.3f}]")
         claims.append(_claim(
-            f"BH-ONSET-{tag}EPS{eps:g}", "Fig. 7(a) beyond the horizon (issue 19)", "report",
+            f"BH-ONSET-{tag}EPS{eps:g}", "Fig. 7(a) beyond the horizon", "report",
             f"[{variant}{', labelled addition, not the paper' if variant != 'primary' else ''}] eps = {eps:g}: the "
             f"per-round regret is first significantly below the uniform policy's at n = {_cap_text(o.n, cap)} "
             f"(bootstrap 95% CI of the onset [{_cap_text(lo, cap)}, {_cap_text(hi, cap)}]; {ratio_at}; below half of it "
@@ -252,14 +253,14 @@ def check_onset(tables, rng, n_boot, scale) -> CheckOutput:
         table += rows
     fit, used = _exponent(onsets["primary"], rng)
     if fit is None:
-        claims.append(_claim("BH-ONSET-EXPONENT", "Fig. 7(a) beyond the horizon (issue 19)", "report",
+        claims.append(_claim("BH-ONSET-EXPONENT", "Fig. 7(a) beyond the horizon", "report",
                              f"[primary] onset ~ eps^-a: fewer than 2 eps reached their onset ({used}); no fit",
                              "a", np.nan, np.nan, np.nan, "informational", "REPORT", 0, scale))
     else:
         a, lo, hi = -fit.slope, -fit.ci_high, -fit.ci_low
         few = "" if len(used) >= 3 else "; only 2 eps: the fit is their ratio"
         claims.append(_claim(
-            "BH-ONSET-EXPONENT", "Fig. 7(a) beyond the horizon (issue 19)", "report",
+            "BH-ONSET-EXPONENT", "Fig. 7(a) beyond the horizon", "report",
             f"[primary] onset ~ eps^-a over eps in {{{', '.join(f'{e:g}' for e in used)}}}: a = {a:.2f} "
             f"[{lo:.2f}, {hi:.2f}] ({_lof(fit)}; onsets are grid values, factor 2 apart{few}); the n eps^2 "
             "dependence of the radius (14) and of the rate (6) gives a = 2",
@@ -334,7 +335,8 @@ def _slope_row(check_id, source, what, ns, groups, o: Onset, theory: float, rng,
                    f"(slope {value:.3f} over n = {fmt_n(pts[0]) if pts.size else '-'} to {fmt_n(ns[-1])}; {lof}{inside})",
                    "log-log slope of mean regret on n past the onset", value, lo, hi,
                    f"CI upper end < {theory:.3g} + {SLOPE_TOL:g} = {bar:.3g}", verdict, n_runs, scale)
-    return claim.with_evidence(regime=bool(reached), regime_note=note, **power)
+    entered = o.regime_index >= 0
+    return claim.with_evidence(regime=entered, too_few=entered and not reached, regime_note=note, **power)
 
 
 def check_t26_past(tables, rng, n_boot, scale) -> CheckOutput:
@@ -366,7 +368,7 @@ def check_t26_past(tables, rng, n_boot, scale) -> CheckOutput:
     parts = []
     for d in sorted(slopes):
         c = slopes[d]
-        state = "" if c.evidence.regime else " (fewer than 3 points in the regime)"
+        state = "" if c.evidence.regime and not c.evidence.too_few else " (fewer than 3 points in the regime)"
         parts.append(f"d = {d}: {c.value:.3f} [{c.ci_low:.3f}, {c.ci_high:.3f}] vs {theory_n_slope(d):.3g}{state}")
     claims.append(_claim("T-2.6-PAST-DIM", "Thm 2.6 (the 2d in the exponent)", "report",
                          f"[primary, eps = {DIM_EPS:g}] n-slopes of regret past the onset by dimension (the instance's reward "
@@ -382,7 +384,7 @@ def _eps_exponent(cs, onsets, rng, n_boot, scale):
     their rate regimes (:attr:`Onset.regime_n`), one intercept per n
     (:func:`dpbandits.stats.common_slope.common_slope`: the theorem's regret is C(n) eps^(-2/3) at
     every n); at each n the runs are paired across eps (the same seed per repetition) and
-    resampled whole. Its regime: some n with three or more eps in their regimes. Issue 18: judged
+    resampled whole. Its regime: some n with three or more eps in their regimes. Judged
     at the one n with three eps, the fit had one residual degree of freedom and its lack-of-fit CI
     flipped the verdict across root seeds (3 of 5)."""
     common = sorted(set.intersection(*(set(ns.tolist()) for ns, _ in cs.values()))) if cs else []
@@ -516,7 +518,7 @@ def _why_claim(eps: float, rows: pd.DataFrame, n: int, runs: int, scale: str):
     tau_text = (f"the allowance tau_s alone blocks every bin at depth <= {int(tau_all.depth.max())}" if len(tau_all) else
                 "the allowance tau_s alone blocks every bin at no depth")
     return _claim(
-        f"BH-WHY-EPS{eps:g}", "Alg. 2, eqs. (11)-(17) (issue 19: why it is slow)", "report",
+        f"BH-WHY-EPS{eps:g}", "Alg. 2, eqs. (11)-(17) (an addition: why it is slow)", "report",
         f"[primary, the engine's bins at n = {n:,}, eps = {eps:g}, {runs} runs] {head}. The raw noise SE of a bin's "
         f"estimate against the gap: {snr}; the radius is {rows.radius_over_se.median():.1f} SEs (sqrt(C_n), "
         "C_n = 2 log2 n, and the variance bound of (14)), and an elimination needs gap > 2 max(r, tau_s): "
@@ -547,7 +549,7 @@ def why_display(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def fig7_beyond_horizon(t: pd.DataFrame, pdf, png) -> None:
-    """Figure 7(a) beyond the paper's horizon (issue 19): per-round regret (mean, 95% bootstrap CI
+    """Figure 7(a) beyond the paper's horizon: per-round regret (mean, 95% bootstrap CI
     over repetitions) against n on a log axis, per eps; primary solid, the labelled addition
     coarse_fixed dashed; the uniform policy's level, the paper's largest n_P and each curve's onset
     (the rule of check BH-ONSET, :class:`Onset`) marked. Panel

@@ -1,4 +1,4 @@
-"""Evidence for the guards of the contextual paper's rows (:mod:`dpbandits.evidence.guards`, issue 15).
+"""Evidence for the guards of the contextual paper's rows (:mod:`dpbandits.evidence.guards`).
 
 The faithful algorithm (``primary``: every user reports to every active bin with Laplace(4/eps)
 noise, the confidence radius (14) with its variances written out) stays at the uniform policy's
@@ -33,7 +33,7 @@ helpers below say, from the runs themselves, where that is the case:
   over a family's testable cells by :func:`contradicted`), "undecided" otherwise. A point
   estimate on the wrong side is not a contradiction: when the effect is small beside the runs'
   noise it lands there about half the time, and F6-CODE and F7b-HELPS FAILed under some root
-  seeds that way (issue 18's sweep). For a claim that holds (an improvement larger than the tie
+  seeds that way (the stability sweep). For a claim that holds (an improvement larger than the tie
   margin in every cell) a family FAILs with probability at most :data:`CONTRADICT_ALPHA`; an
   effect within the margin is a tie, as for :func:`at_floor`, and FAILs once the runs resolve it;
 * :func:`family_verdict`: a claim over several cells (a fraction of cells that must satisfy

@@ -5,7 +5,7 @@ All synthetic runs use the ``primary`` preset (faithful LDP, valid radius) unles
 ``authors_code``. Runs of a cell that differ only in eps, the auxiliary data or their order share
 their seed (common random numbers), so paired tests pair by repetition.
 
-Where the claims apply (issue 15, :mod:`dpbandits.contextual.checks.evidence`): at eps <= 4 the faithful
+Where the claims apply (:mod:`dpbandits.contextual.checks.evidence`): at eps <= 4 the faithful
 algorithm stays at the uniform policy's regret within the paper's horizons, and auxiliary data of
 the figures' sizes often do not move it off that floor either. A comparison whose sides sit tied
 at the floor cannot tell them apart: such cells are not judged, a row none of whose cells can be

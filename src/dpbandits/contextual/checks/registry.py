@@ -3,11 +3,11 @@
 declares and its function. Spec ``ldp_contextual.md`` section 6: unit and mechanism checks
 (``U-*``, ``F4-F5``), the black-box audit (``P-AUDIT``), the rate checks of Theorems 2.5-2.6, the
 readings of Figures 6-9 and Table 2, the authors' code (``C-REF``) and the supplementary checks
-(``FS1``, ``FS2``); beyond the paper's horizon (issue 19): the onset table ``BH-ONSET``, Theorem 2.6
+(``FS1``, ``FS2``); beyond the paper's horizon: the onset table ``BH-ONSET``, Theorem 2.6
 past the onset ``T-2.6-PAST`` (the theorem's test; the ``T-2.6a-d`` readings at the paper's horizons
 are pre-asymptotic) and ``BH-WHY``.
 
-Guards (:mod:`dpbandits.evidence.guards`, issue 15; evidence from :mod:`dpbandits.contextual.checks.evidence`):
+Guards (:mod:`dpbandits.evidence.guards`; evidence from :mod:`dpbandits.contextual.checks.evidence`):
 the rate rows of Theorem 2.6 (and 3.4) apply where the algorithm has left the uniform policy's
 regret (``regime``); comparisons and orders whose sides sit tied at that floor have no power
 (``compares``); Table 2's claims are about the paper's real datasets (``claim_on="real"``); each
@@ -61,7 +61,7 @@ BELOW_UNIFORM = ("per-round regret at the largest n_P significantly below the un
                  "2% (the algorithm has left the trivial policy's regret)")
 LINEAR = "a linear regret (log-log slope 1, the uniform policy's): the same CI shifted there must FAIL"
 PAST_ONSET = ("in the rate regime: at least 3 grid points from the first n whose per-round regret is significantly below "
-              "the uniform policy's by more than 2% (issue 19's beyond-horizon curves; fewer, or none up to the cap, is "
+              "the uniform policy's by more than 2% (the beyond-horizon curves; fewer, or none up to the cap, is "
               "pre-asymptotic)")
 
 
@@ -124,14 +124,14 @@ CHECKS = [
          guards=(Guard(rows="FS1-SUBLINEAR", alternative=LINEAR), Guard(rows="FS1-ORDER", compares=True),
                  Guard(rows="FS1-AUX-*", compares=True))),
     _sim("FS2", "contextual_number_of_sources", FC, "check_fs2", ("msweep",), guards=(Guard(rows="FS2", compares=True),)),
-    # beyond the paper's horizon (issue 19): onsets, Theorem 2.6 past the onset, why it is slow
+    # beyond the paper's horizon: onsets, Theorem 2.6 past the onset, why it is slow
     Check("BH-ONSET", PAPER, "contextual_beyond_onset", f"{BC}:check_onset", inputs=_tables("beyond"), config=BOOT,
           table=TableSpec("onset", "Onset of learning beyond the paper's horizon (Figure 7(a) instance, B = 100): the "
                                    "first n at which the per-round regret's 95% CI lies below the uniform policy's, "
                                    "its bootstrap CI over repetitions, and onset ~ eps^-a (primary); coarse_fixed is a "
                                    "labelled addition, not the paper's algorithm",
                           "tab:contextual-onset", display=f"{BC}:onset_display"),
-          title="the onset of learning beyond the paper's horizon (issue 19)"),
+          title="the onset of learning beyond the paper's horizon"),
     _sim("T-2.6-PAST", "contextual_theorem26_past_onset", BC, "check_t26_past", ("beyond",),
          guards=(Guard(rows="T-2.6-PAST-EPS[0-9]*", regime=PAST_ONSET, alternative=LINEAR),
                  Guard(rows="T-2.6-PAST-D[0-9]*", regime=PAST_ONSET, alternative=LINEAR),
@@ -143,5 +143,5 @@ CHECKS = [
                                       "n_P = 2.4e5): per eps and depth of the engine's own bins, the noise standard error "
                                       "of a bin's reward estimate against the arms' gap in that bin (medians over bins)",
                           "tab:contextual-why-slow", display=f"{BC}:why_display"),
-          title="why it is slow: noise against gap per depth (issue 19)"),
+          title="why it is slow: noise against gap per depth"),
 ]

@@ -6,7 +6,7 @@ All runs use the ``primary`` preset (faithful LDP, valid radius) unless stated; 
 CI that includes lack of fit (:mod:`dpbandits.stats.slopes`; runs resampled within each grid
 point, or whole runs where they share their seed: the eps grid at fixed n).
 
-Where the claims apply (issue 15, :mod:`dpbandits.contextual.checks.evidence`): Theorem 2.6 bounds the
+Where the claims apply (:mod:`dpbandits.contextual.checks.evidence`): Theorem 2.6 bounds the
 regret by C n (n eps^2 / (K^2 log n))^(-(1+beta)/(2+2d)) with C unspecified, so a run that never
 leaves the uniform policy's regret within the horizon does not contradict it; its rate rows are
 judged only where the regime is reached (the per-round regret at the largest n significantly
@@ -14,7 +14,7 @@ below the uniform policy's), otherwise they are INCONCLUSIVE ``pre_asymptotic`` 
 at what n the regime would start (eps leaves the floor at the n eps^2 at which eps = 8 did).
 Order rows whose curves sit tied at that floor are INCONCLUSIVE ``no_power``.
 
-Issue 19: Theorem 2.6 is judged on the beyond-horizon curves past the onset
+Theorem 2.6 is judged on the beyond-horizon curves past the onset
 (:mod:`dpbandits.contextual.checks.beyond`, rows ``T-2.6-PAST-*``). The rows below marked
 "reading" were the theorem's pre-asymptotic test at the paper's horizons; they are kept as
 informational readings (REPORT, :func:`reading`): the claim says what their own criterion gave and
@@ -90,7 +90,7 @@ LINEAR = "linear regret (slope 1: the uniform policy's)"
 
 def reading(claim, successor: str):
     """A row at the paper's horizons whose role as the test of Theorem 2.6 passed to the rows past
-    the onset (issue 19, :mod:`dpbandits.contextual.checks.beyond`): kept as an informational
+    the onset (:mod:`dpbandits.contextual.checks.beyond`): kept as an informational
     reading (REPORT) that says what its own criterion gave and why it does not judge the theorem."""
     from dataclasses import replace
 

@@ -33,7 +33,7 @@ U-ALG          control   engine invariants (non-empty active sets, inheritance, 
 F4, F5         identity  Figure 4's max f_k = 1 at x1 = c_k; Figure 5's densities integrate to 1
 =============  ========  =====================================================================
 
-Kinds (issue 15): these rows validate our tools (``control``) or check a deterministic identity
+Kinds: these rows validate our tools (``control``) or check a deterministic identity
 (``identity``); they are not claims of the paper and never count as its PASSes. Findings about
 the released code or the specification's reading of constants the paper leaves open are
 ``report`` rows: informational, with the measured outcome in the claim text. Only E-QNORM, a
@@ -239,7 +239,7 @@ def check_est(rng, scale, ucfg, *, radius_scale=1.0, n_boot=1000) -> CheckOutput
                                   unit, scale), "released code's C_n"),
     ]
     # slope at a fixed horizon (C_n fixed, n = 1e6), eps = 4: private regime (64 t/eps^2 >> SU/4)
-    ts = np.rint(np.geomspace(1000, 100000, 5)).astype(int)  # 5 points: 3 left lack of fit 1 df (issue 18)
+    ts = np.rint(np.geomspace(1000, 100000, 5)).astype(int)  # 5 points: 3 left lack of fit 1 df
     c_fixed = 2 * math.log2(1e6)
     su_by_t = [single_bin_stats(rng, int(t), 4.0, int(ucfg["est_trials"]))[0] for t in ts]
 

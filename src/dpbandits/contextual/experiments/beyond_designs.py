@@ -1,4 +1,4 @@
-"""Beyond the paper's horizon (issue 19): how many users does the faithful algorithm need?
+"""Beyond the paper's horizon: how many users does the faithful algorithm need?
 
 At the paper's horizons (Figure 7(a): n_P <= 2.4e5) the ``primary`` preset (faithful LDP: Laplace(4/eps)
 on U and V for every user, every active bin and arm; a valid radius) stays at the uniform policy's

@@ -151,7 +151,7 @@ CHECKS = [
     _sized("A1", "dueling_bintree_accuracy", "bintree:check_a1", {
         # four eps values (spec: 0.1, 0.5, 1; 0.2 added); six T at paper scale, four at smoke: the
         # slope fits' lack of fit rests on 4 (2) residual df (dpbandits.stats.slopes; with four T,
-        # A1-SLOPE-POW2 flipped between PASS and INCONCLUSIVE across root seeds, issue 18)
+        # A1-SLOPE-POW2 flipped between PASS and INCONCLUSIVE across root seeds)
         "paper": {"horizons": (2**10, 2**12, 2**14, 2**16, 2**18, 2**20), "epsilons": (0.1, 0.2, 0.5, 1.0),
                   "deltas": (0.1, 0.01), "n_streams": 200, "n_boot": 2000},
         "smoke": {"horizons": (2**4, 2**6, 2**8, 2**10), "epsilons": (0.1, 0.2, 0.5, 1.0),

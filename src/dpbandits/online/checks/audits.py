@@ -291,7 +291,7 @@ def _real_and_control(which: str, root_seed: int, a: dict) -> tuple[AuditResult,
 
 
 def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kind: str = "privacy") -> list[Claim]:
-    """The two rows of :func:`dpbandits.evidence.audits.audit_claims` as the guards read them (issue 15):
+    """The two rows of :func:`dpbandits.evidence.audits.audit_claims` as the guards read them:
     the audit row carries its negative control as power evidence (the control caught = the same
     audit FAILs a mechanism that leaks 1/multiplier times more: power "FAIL"; not caught: the audit
     is already INCONCLUSIVE and its reason is no_power); the control row is not a claim of the

@@ -1,4 +1,4 @@
-"""Evidence of the online paper's rows for :mod:`dpbandits.evidence.guards` (issue 15): where a rate claim
+"""Evidence of the online paper's rows for :mod:`dpbandits.evidence.guards`: where a rate claim
 applies (the algorithm has left the trivial policy's regret), and the power of a PASS (the same
 rule on a stated alternative).
 

@@ -2,7 +2,7 @@
 6.5 P-EXACT-RNM): no simulation of regret, only closed forms, exact distributions, quadrature,
 and (U-1, U-2) logged runs of the production code.
 
-Which rows are claims of the paper (issue 15): FT-9 (Lemma 24), U-4 (Lemma 7), U-5 (the Lemma 20
+Which rows are claims of the paper: FT-9 (Lemma 24), U-4 (Lemma 7), U-5 (the Lemma 20
 step) are the paper's inequalities computed exactly (kind lemma); their power is the same exact
 computation with the lemma's constant tightened 2, 4, 8, ... fold, which FAILs at some factor
 (reported: how close the grid comes to the bound). P-EXACT-RNM is the erratum of Theorem 8 and

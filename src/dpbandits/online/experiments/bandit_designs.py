@@ -83,7 +83,7 @@ def _curve_checkpoints(horizon: int) -> tuple[int, ...]:
 def _minimax_horizons(horizon: int) -> list[int]:
     """BT-7's horizons: 7 log-spaced T from T/100 to T (three per decade). The slope's CI
     includes lack of fit, which 3 horizons leave with one residual degree of freedom: BT-7-SLOPE
-    flipped between PASS and INCONCLUSIVE across root seeds on that alone (issue 18)."""
+    flipped between PASS and INCONCLUSIVE across root seeds on that alone."""
     grid = np.rint(horizon / 100 * 10.0 ** (np.arange(7) / 3)).astype(int).tolist()
     return [t for t in dict.fromkeys(grid) if t >= 10]
 

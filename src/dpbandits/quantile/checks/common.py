@@ -1,6 +1,6 @@
 """Helpers shared by the quantile check modules: the claim-row builder, the verdict of a family
 of rate claims ("event rate <= target") and of a family of equivalence claims ("two groups of runs
-have the same mean"), and the evidence a row carries for :mod:`dpbandits.evidence.guards` (issue 15).
+have the same mean"), and the evidence a row carries for :mod:`dpbandits.evidence.guards`.
 
 Evidence conventions of this paper (the registry's :class:`dpbandits.evidence.registry.Guard` records say
 which rows need which):

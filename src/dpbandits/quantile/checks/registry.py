@@ -4,7 +4,7 @@ registry (:mod:`dpbandits.evidence.registry`). Spec ``quantile_bandits.md`` sect
 (F1-F4b) and the optional baselines (D1-D3, additions, not in the paper). Rule names say what each
 reproduces, so that ``snakemake --list-rules`` reads like the paper.
 
-Guards (issue 15, :mod:`dpbandits.evidence.guards`): every PASS of a claim of the paper carries power
+Guards (:mod:`dpbandits.evidence.guards`): every PASS of a claim of the paper carries power
 evidence (the stated ``alternative`` below: a negative control, a perturbed law, a competing law's
 value, or a significant test); scaling claims apply in a stated regime (uncensored runs; for
 DP-SEQ, the term of line 8 the claim is about); comparisons report whether their groups are tied
