@@ -375,7 +375,7 @@ def test_simulate_table_on_a_small_real_csv(tmp_path):
                       "jobs_csv": "", "taxi_csv": ""}}
     t = simulate_table("adult", cfg, 0)
     assert set(t.origin) == {"real"} and set(t.data_source) == {str(tmp_path / "adult.csv")}
-    assert set(t.method) == {"ABSE", "LDPMAB", "Linear", "NN"}
+    assert set(t.method) == {"ABSE", "LDPMAB", "LDPMAB code", "Linear", "NN"}
     assert (t.reward_full >= t.reward_quarter).all()
 
 

@@ -71,7 +71,8 @@ CONTEXTUAL_CLAIMS = {
     *[f"F7a-EPS{e}" for e in (1, 2, 4, 8, 1024)], "F7a-ORDER", "F7a-CODE", "F7b-HELPS", "F7b-SLOPE",
     "F7b-VARIANCE", "T-3.4a", "T-3.4a-EPSM2", "T-3.4b-EPSM", "T-3.4b-GAMMA", "T-3.4c", "F9a-KAPPA",
     "F9a-RANGE", "F9b-GAMMA", "F9b-SLOPE", "F9c", "F9c-DIAG", "C-REF", "C-REF-RELEASED",
-    "E-CODE-MAGNITUDE", "T2-AUX", "T2-NONPARAM", "T2-RANK", "T2-PRIVACY-COST", "T-2.6d", "FS1-SUBLINEAR",
+    "E-CODE-MAGNITUDE", "T2-AUX", "T2-NONPARAM", "T2-RANK", "T2-PRIVACY-COST",
+    "T2-CODE-NONPARAM", "T2-CODE-PRIVACY-COST", "T2-LEVELS", "T-2.6d", "FS1-SUBLINEAR",
     "FS1-ORDER", "FS1-AUX-F8", "FS1-AUX-F9", "FS2",
     # beyond the paper's horizon
     *[f"BH-ONSET-EPS{e}" for e in (1, 2, 4, 8)], *[f"BH-ONSET-COARSE-EPS{e}" for e in (1, 2, 4, 8)],

@@ -34,7 +34,7 @@ Its checks (:mod:`.checks`): :mod:`.checks.registry` (every check record); :mod:
 (Algorithm 1, B1-B9), :mod:`.checks.alg2` (Algorithm 2, C1-C11), :mod:`.checks.audits` (privacy:
 white-box bookkeeping A3 / A4, black-box audits A5 with negative controls; A6(b)), and by
 subject :mod:`.checks.bintree` (A1, A2), :mod:`.checks.ebs_properties` (A6a),
-:mod:`.checks.lemmas` (Lemmas 6 and 10), :mod:`.checks.lower_bound` (LB, B7-F1-MATRIX),
+:mod:`.checks.lemmas` (Lemmas 6 and 10), :mod:`.checks.lower_bound` (LB, B7-F1-MATRIX), :mod:`.checks.frontier` (LB-FRONTIER),
 :mod:`.checks.kappa` (kappa), :mod:`.checks.solver` (A7, A8).
 """
 

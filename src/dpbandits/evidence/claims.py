@@ -54,13 +54,16 @@ VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "REPORT")
 # the paper's own settings), erratum (a proof, constant or definition error shown exactly);
 # INCONCLUSIVE no_power (the check could not have failed, or compares quantities tied at a floor
 # or ceiling), pre_asymptotic (a rate judged before its regime is reached), too_few_points (the
-# regime is reached, but too few grid points lie in it for a slope with lack of fit), surrogate_data (a claim
+# regime is reached, but too few grid points lie in it for a slope with lack of fit), unvalidated_pipeline
+# (a comparison whose pipeline does not reproduce the paper's reading even with the authors' own
+# code: it rests on reconstructed baselines), surrogate_data (a claim
 # about real data judged on surrogate data), undecided (the CI straddles the criterion at the
 # paper's settings). Rows that are not paper claims: validated / violated. REPORT informational.
 REASONS = {
     "PASS": ("supported", "validated"),
     "FAIL": ("contradicted", "not_reproduced", "erratum", "violated"),
-    "INCONCLUSIVE": ("no_power", "pre_asymptotic", "too_few_points", "surrogate_data", "undecided"),
+    "INCONCLUSIVE": ("no_power", "pre_asymptotic", "too_few_points", "surrogate_data", "unvalidated_pipeline",
+                     "undecided"),
     "REPORT": ("informational",),
 }
 
@@ -233,7 +236,7 @@ def render_checks_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = 
              "The reason says why: PASS `supported`; FAIL `contradicted` (false where the claim applies, with",
              "power), `not_reproduced` (a figure's reading at the paper's own settings), `erratum` (an error of",
              "the paper shown exactly); INCONCLUSIVE `no_power`, `pre_asymptotic`, `too_few_points`, `surrogate_data`,",
-             "`undecided`;",
+             "`unvalidated_pipeline`, `undecided`;",
              "rows of kind control / sanity / identity are not claims of the paper (`validated` / `violated`).",
              "`stability`: of the stability sweep's root seeds, how many gave the row's verdict.", ""]
     for paper, group in frame.groupby("paper", sort=True):

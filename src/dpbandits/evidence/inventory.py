@@ -125,22 +125,23 @@ CLAIM_REASONS = {
     "PASS": ("supported",),
     "FAIL": ("erratum", "contradicted", "not_reproduced"),
     "INCONCLUSIVE": ("seed_split", "consequence", "no_power", "pre_asymptotic", "too_few_points", "surrogate_data",
-                     "undecided"),
+                     "unvalidated_pipeline", "undecided"),
     "UNCHECKED": ("no_check", "shown_not_judged", "not_run"),
 }
 CLAIM_COLUMNS = ["paper", "claim_id", "location", "lines", "type", "statement", "verdict", "reason",
                  "stability", "checks", "root_cause", "note"]
 APART_COLUMNS = ["paper", "check_id", "category", "kind", "verdict", "reason", "why"]
 _FAIL_ORDER = CLAIM_REASONS["FAIL"]
-_INCONCLUSIVE_ORDER = ("no_power", "pre_asymptotic", "too_few_points", "surrogate_data", "undecided")
+_INCONCLUSIVE_ORDER = ("no_power", "pre_asymptotic", "too_few_points", "surrogate_data", "unvalidated_pipeline",
+                       "undecided")
 
 
 def combine_verdicts(verdicts: Sequence[str], reasons: Sequence[str] = ()) -> tuple[str, str]:
     """The rule from check rows to a claim (the rows are read as one conjunction, since a claim
     holds only where each of its tests holds): FAIL if any row FAILs (the reason by precedence
     erratum, contradicted, not reproduced); PASS if every row PASSes; else INCONCLUSIVE, with the
-    first of no_power, pre_asymptotic, too_few_points, surrogate_data, undecided among the rows'
-    reasons."""
+    first of no_power, pre_asymptotic, too_few_points, surrogate_data, unvalidated_pipeline,
+    undecided among the rows' reasons."""
     reasons = list(reasons) or [""] * len(verdicts)
     if "FAIL" in verdicts:
         fails = {r for v, r in zip(verdicts, reasons, strict=True) if v == "FAIL"}

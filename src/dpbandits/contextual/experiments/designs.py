@@ -46,7 +46,8 @@ sym9              FS1, Figure 9(a)/(b) on the symmetric instance, eps_m = 8 pane
 msweep            FS2 (the supplement's S2 settings, spec 4.3): M in {0, ..., 6} auxiliary datasets
                   of n_Q = ``msweep.n_aux`` each, eps_m = 2, gamma = 0.2, kappa = 0 (as S2), eps = 2,
                   ``msweep.n_target`` and ``msweep.batch``
-table_<dataset>   Table 2 on one dataset: LDPMAB w/wo (primary), Linear w/wo, NN w/wo, ABSE
+table_<dataset>   Table 2 on one dataset: LDPMAB w/wo (primary), Linear w/wo, NN w/wo, ABSE, and the
+                  control LDPMAB code wo (the authors_code preset on the same users)
 ================  ==========================================================================
 
 Deviation (a documented subset): FS1 reruns Figures 7(a) and 8 on their full grids but Figure 9
@@ -75,7 +76,7 @@ from dpbandits.contextual.ldpmab import Source, run_ldpmab
 from dpbandits.io import write_results
 from dpbandits.rng import derive_seed, make_rng
 
-__all__ = ["run_design", "PAPER", "EPS_GRID", "JOBS", "EXTRA_JOBS", "jobs", "job_config", "simulate_job", "run_seed", "Cell", "cells",
+__all__ = ["run_design", "PAPER", "EPS_GRID", "CODE_METHOD", "JOBS", "EXTRA_JOBS", "jobs", "job_config", "simulate_job", "run_seed", "Cell", "cells",
            "make_instance",
            "fig6_settings", "TEST_POINT", "DATASETS", "TABLE_BUDGETS", "simulate_table",
            "load_table_data", "AUTHORS_FIG7A", "partition_example"]
@@ -89,6 +90,8 @@ KAPPAS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 GAMMAS_FIG9B = tuple(round(0.2 * i, 1) for i in range(11))
 DATASETS = ("adult", "jobs", "taxi")
 TABLE_BUDGETS = ((1.0, 1.0), (1.0, 4.0), (2.0, 1.0), (2.0, 4.0))
+# Table 2's control method: LDPMAB with the authors' code preset (not in the paper's table)
+CODE_METHOD = "LDPMAB code"
 # Authors' logged means of Figure 7(a) (spec section 4.3; their code, 30+ repetitions per cell)
 AUTHORS_FIG7A = {
     1.0: {10000: 3879, 40000: 12345, 80000: 17384, 160000: 34751, 240000: 44578},
@@ -485,6 +488,13 @@ def simulate_table(name: str, cfg: dict, root_seed: int, adult_manifest: str | N
             res = run_ldpmab(preset("primary", batch=batch), sources, seed, data=[*aux_data, target],
                              k=data.k, d=data.d)
             add("LDPMAB", "w", eps, eps_m, rep, res.reward_curve, res.seconds)
+        # the control of the pipeline: the authors' code preset in place of the faithful LDPMAB,
+        # without auxiliary data, on the same users in the same order (run last: the runs above keep
+        # their streams)
+        for eps in sorted({e for e, _ in TABLE_BUDGETS}):
+            res = run_ldpmab(preset("authors_code", batch=batch), [Source(n, eps, target=True)], seed,
+                             data=[target], k=data.k, d=data.d)
+            add(CODE_METHOD, "wo", eps, math.nan, rep, res.reward_curve, res.seconds)
     # Linear and NN, vectorised over repetitions and budgets (w: the first auxiliary dataset
     # only, spec A25); each (method, w/wo, budget) has its own stream
     aux0 = (data.x_aux[0], y_a[0], orders["aux_order"][0], orders["aux_arm"][0]) if data.x_aux else None

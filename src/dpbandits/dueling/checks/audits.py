@@ -44,14 +44,14 @@ from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import shifted_ci_power
 from dpbandits.rng import derive_seed
 
-__all__ = ["check_a3", "check_a4", "check_a5_alg1", "check_a5_literal", "check_a5_alg2", "check_a6b"]
+__all__ = ["check_a3", "check_a4", "check_a5_alg1", "check_a5_literal", "check_a5_alg2", "check_a6b", "alg1_audit_pairs"]
 
 PAPER = "dueling"
 FLIP_ROUNDS = (1, 8, 32)
 A4_SCALE_TOLERANCE = 0.1  # A4-NOISE: relative error of the noise scale tolerated
 
 
-def _alg1_pairs(o_table, flips, k, config, copies, rng, history="full"):
+def alg1_audit_pairs(o_table, flips, k, config, copies, rng, history="full"):
     pairs = []
     for t in flips:
         o2 = np.array(o_table, copy=True)
@@ -74,7 +74,7 @@ def check_a5_alg1(rng, scale, samples, confidence, epsilon=1.0, rho=0.5, graded=
     for mult in (1.0, 0.0, graded):
         config = EBSConfig(variant="r1", epsilon=epsilon, width="audit", audit_rho=rho,
                            noise_multiplier=mult)
-        pairs = _alg1_pairs(o_table, FLIP_ROUNDS, k, config, samples, rng)
+        pairs = alg1_audit_pairs(o_table, FLIP_ROUNDS, k, config, samples, rng)
         results.append(epsilon_lower_bound(pairs, n_audit_codes(k, T, "full"), epsilon, confidence,
                                            labels=[f"flip t={t}" for t in FLIP_ROUNDS]))
     power = results[2]

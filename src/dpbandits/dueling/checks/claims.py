@@ -233,11 +233,15 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "Thm2", "Section 4, Theorem 2", (202, 206), "lower_bound",
         "Every (eps, delta)-DP algorithm has regret Omega(sum_i log T/Delta_i + K/eps) on some preference "
         "matrix.",
-        unchecked="quantifies over every DP algorithm; no finite experiment on one algorithm tests it. B7 tests "
-                  "Algorithm 1's own (K-1)/eps scaling (an upper-bound property, attached to Thm1-private), and "
-                  "Algorithm 1 sits about 2e5 times above the bound (B7-CONSTANT), so no run of it could refute "
-                  "the bound. Only the K/eps part is proved (the log T part is cited); the proof's alternative "
-                  "matrix lies outside the utility class (LB-ALT, attached to Rem2)"),
+        checks=("LB-FRONTIER",),
+        note="quantifies over every DP algorithm; no finite experiment on one algorithm can refute it. LB-FRONTIER "
+             "shows the frontier a lower bound allows: Algorithm 1 with its noise and private widths x m on the "
+             "bound's own instance F1 falls below Lemma 11's 1/eps plays only at m <= 1e-6, and every such "
+             "variant loses eps-DP in the audit (a report: each variant is (eps/m)-DP by construction). B7 tests "
+             "Algorithm 1's own (K-1)/eps scaling (an upper-bound property, attached to Thm1-private), and "
+             "Algorithm 1 sits about 2e5 times above the bound (B7-CONSTANT). Only the K/eps part is proved (the "
+             "log T part is cited); the proof's alternative matrix lies outside the utility class (LB-ALT, "
+             "attached to Rem2)"),
     PaperClaim(
         "Lem11", "Appendix B, Lemma 11", (522, 524), "lower_bound",
         "A DP algorithm whose regret is at most T/2 on every preference matrix plays every arm at least "

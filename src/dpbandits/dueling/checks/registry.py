@@ -11,8 +11,9 @@ are two tables each (``<design>/runs`` and ``<design>/phases``).
 The mechanism and unit checks need no bandit simulation (spec sections 2.1, 3, 5.2 A1 / A2 / A6(a),
 7 errata 4, 13, 15, 16, 24, 31); their functions live by subject: :mod:`.bintree` (A1,
 A2), :mod:`.ebs_properties` (A6a), :mod:`.lemmas` (L6, L10), :mod:`.lower_bound`
-(LB) and :mod:`.kappa` (KAPPA), each ``(rng, scale, **sizes) -> CheckOutput`` with the
-sizes per scale below.
+(LB), :mod:`.frontier` (LB-FRONTIER: the privacy-regret frontier, a probe of Theorem 2 that
+runs Algorithm 1 and its audit) and :mod:`.kappa` (KAPPA), each ``(rng, scale, **sizes) ->
+CheckOutput`` with the sizes per scale below.
 
 Their claim ids (stable) and kinds: claims of the paper (lemma, theorem, privacy, erratum,
 lower_bound), and rows that are not (control: a negative control or tool validation; identity: a
@@ -42,6 +43,8 @@ L10-CORR             identity   the corrected threshold: survivors have Delta <=
 B7-F1-MATRIX         identity   instance F1 equals the paper's lower-bound matrix
 LB-ALT               erratum    the lower bound's alternative P' is not logistic-realisable (K >= 3)
 LB-ALT-FIX           identity   the in-class replacement r'_{i0} = 2 ln 3 has the needed gaps
+LB-FRONTIER          report     Algorithm 1 with noise x m on F1: where it falls below Lemma 11's
+                                1/eps plays, and the audit's privacy loss there (a probe)
 KAPPA-ALG            identity   Algorithm 2's kappa equals sigma'(2 (S + 1)) (brute force)
 KAPPA-THM            identity   Theorem 3's kappa equals sigma'(S + 1) (brute force)
 KAPPA                erratum    the two kappa definitions differ (5.94x at S = 1)
@@ -172,6 +175,11 @@ CHECKS = [
     _sized("LB", "dueling_lower_bound_instance", "lower_bound:check_lower_bound", {"paper": {"ks": (2, 4, 8, 16, 32, 64)},
                                                                        "smoke": {"ks": (2, 4, 8)}},
            seeded=False, title="the lower-bound instance"),
+    _sized("LB-FRONTIER", "dueling_privacy_regret_frontier", "frontier:check_lb_frontier", {
+        "paper": {"k": 4, "horizon": 10**6, "runs": 30, "epsilon": 1e-4, "samples": 200_000},
+        "smoke": {"k": 4, "horizon": 40_000, "runs": 5, "epsilon": 1e-3, "samples": 5_000,
+                  "multipliers": (1.0, 1e-3, 1e-5)}}, figure=True,
+           title="the privacy-regret frontier against Lemma 11 (a probe of Theorem 2)"),
     _sized("KAPPA", "dueling_kappa_definitions", "kappa:check_kappa", {"paper": {"n_samples": 1_000_000},
                                                                  "smoke": {"n_samples": 50_000, "norms": (1.0,)}},
            title="the two kappa definitions"),
