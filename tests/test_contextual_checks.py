@@ -629,6 +629,15 @@ def test_transfer_at_the_uniform_regret(cfg):
 
     j = _judged("F8", figure_checks.check_f8({"fig8": _frame("fig8", cfg, one_cell)}, rng, 100, "smoke"))
     assert j["T-3.4a"].verdict == "PASS" and "judged on 3 of 18 (eps, gamma, eps_m) cells" in j["T-3.4a"].claim
+    # the gamma order is judged at every n_Q off the floor: that cell's order at each n_Q of the grid
+    n_q = sorted({a.n for c in cells("fig8", cfg) for a in c.aux if a.n > 0})
+    assert j["T-3.4b-GAMMA"].verdict == "PASS" and f"judged on {len(n_q)} of {4 * len(n_q)}" in j["T-3.4b-GAMMA"].claim
+
+    def one_point(cell, rng):  # ... and only at the largest n_Q
+        fed = [a for a in cell.aux if a.n > 0]
+        return one_cell(cell, rng) if fed and fed[0].n == n_q[-1] else _at_uniform(cell, rng)
+
+    j = _judged("F8", figure_checks.check_f8({"fig8": _frame("fig8", cfg, one_point)}, rng, 100, "smoke"))
     assert j["T-3.4b-GAMMA"].verdict == "INCONCLUSIVE" and j["T-3.4b-GAMMA"].reason == "no_power"
     assert "PASS on its own criterion" in j["T-3.4b-GAMMA"].claim
     for check, fn, job, rows in (("F7b", figure_checks.check_f7b, "fig7", ("F7b-HELPS", "F7b-SLOPE")),
