@@ -561,6 +561,10 @@ def test_t2_comparisons_the_authors_code_does_not_reproduce_are_unvalidated():
     assert (row.verdict, row.reason) == ("INCONCLUSIVE", "unvalidated_pipeline") and "T2-CODE-NONPARAM" in row.claim
     assert judged["T2-RANK"].verdict == "FAIL"  # the rank claim is not about Linear's reconstruction alone
     assert judged["T2-LEVELS"].verdict == "REPORT" and "the paper's ratios allow at most" in judged["T2-LEVELS"].claim
+    assert "earns more than the paper's ratios allow" in judged["T2-LEVELS"].claim  # 1.06 x ABSE: 0.71 per user
+    low = {**floor, ("Linear", "wo"): 0.85}  # 0.57 per user, within the paper's cap 0.60
+    judged = _t2_judged(_table({**levels, "adult": low}, origins=real_adult, code_level=0.95))
+    assert "stays within what the paper's ratios allow" in judged["T2-LEVELS"].claim
 
 
 def test_elimination_batches():

@@ -116,6 +116,10 @@ def test_fig_c1_is_judged_over_the_range_of_alpha_the_paper_leaves_open():
     assert (row.verdict, row.reason) == ("INCONCLUSIVE", "undecided")
     assert "FAIL at alpha = 3.1" in row.claim and "PASS at alpha = 1" in row.claim
     assert "gives FAIL" in rows["FIG-C1-ALPHA3.1"].claim and rows["FIG-C1-ALPHA1"].verdict == "REPORT"
+    # undecided at both ends: undecided, and not blamed on the constant
+    edge = log_law({"lazy_dp_ts": 70.0 / 3, "adap_klucb": 70.0, "anytime_lazy_ucb": 120.0, "dp_se": 130.0})
+    row = judged("FIG-C1", _tables(edge), adap_at=adap_law(70.0))["FIG-C1"]
+    assert row.verdict == "INCONCLUSIVE" and "depends on a constant" not in row.claim
     # dissimilar at both ends of the range: the figure's reading is not reproduced
     row = judged("FIG-C1", _tables(far), adap_at=adap_law(70.0))["FIG-C1"]
     assert (row.verdict, row.reason) == ("FAIL", "not_reproduced")
