@@ -395,6 +395,14 @@ def rule_similarity_range(rng, rho_low, rho_high, n=20, panels=6, cv=0.3, band=(
     return ends[0] if ends[0] == ends[1] else "INCONCLUSIVE"
 
 
+def rule_sublinear_range(rng, slopes, tau=0.05, k=8, n=30, limit=0.95):
+    """F7a-EPS<eps> (contextual) over the radius constant's range: at each c the rule of
+    :func:`rule_slope_upper` (slope CI upper end < 0.95) on its own runs; the verdict is the common
+    verdict over the range, else INCONCLUSIVE (the reading depends on the constant)."""
+    ends = [rule_slope_upper(rng, s, tau, k, n, limit)[0] for s in slopes]
+    return ends[0] if len(set(ends)) == 1 else "INCONCLUSIVE"
+
+
 def rule_claim_of_rows(rng, rates_, n=1000, limit=0.1):
     """A claim judged from several check rows (dpbandits.evidence.inventory.combine_verdicts: one
     conjunction, FAIL if any row FAILs), each row B1-STRESS's Clopper-Pearson rule at its own rate."""
@@ -431,6 +439,14 @@ CLAIM_CASES = [
     ("seed rule (5 root seeds)", "FIG-C2's rule under the seed rule (as above)",
      "one member reversed, mean(a) = 2 mean(b), 7 with mean(a) = 0.5 mean(b)", "must FAIL",
      "8 members, 20 vs 20 runs, 5 seeds", lambda r: rule_stable_over_seeds(r, lambda g: rule_mw_rank(g, [2.0] + [0.5] * 7))),
+    ("loglog_slope over the radius constant's range", "F7a-EPS<eps>: sublinear (slope CI upper end < 0.95) at "
+     "each of 3 values of c; the same verdict at all three, else INCONCLUSIVE", "slope 0.6 at every c", "must PASS",
+     "8 n (two decades) x 30 runs per c, tau 0.05", lambda r: rule_sublinear_range(r, (0.6, 0.6, 0.6))),
+    ("loglog_slope over the radius constant's range", "F7a-EPS<eps> (as above)", "slope 1 (linear) at every c",
+     "must FAIL", "8 n (two decades) x 30 runs per c, tau 0.05", lambda r: rule_sublinear_range(r, (1.0, 1.0, 1.0))),
+    ("loglog_slope over the radius constant's range", "F7a-EPS<eps> (as above)", "slope 0.6 at the smallest c, 1 at "
+     "the others (depends on c: INCONCLUSIVE is right)", "boundary", "8 n (two decades) x 30 runs per c, tau 0.05",
+     lambda r: rule_sublinear_range(r, (0.6, 1.0, 1.0))),
 ]
 
 
@@ -487,8 +503,8 @@ def main() -> None:
         "significantly below the 0.5% tie margin (Holm at 0.01), `old` when the mean difference has the wrong "
         "sign, on the same data. Common-slope rows: `new` is `dpbandits.stats.common_slope` over four groups, "
         "`old` the one-group fit on three points it replaced. The last rows are the rules from check rows to "
-        "a claim (`dpbandits.evidence.inventory`): FIG-C1's verdict over the range of a constant the paper "
-        "leaves open, a claim judged from several rows (one conjunction: its false-FAIL rate grows with the "
+        "a claim (`dpbandits.evidence.inventory`): the verdicts over the range of a constant the paper leaves "
+        "open (FIG-C1's alpha, F7a's radius constant c), a claim judged from several rows (one conjunction: its false-FAIL rate grows with the "
         "number of rows at their boundary), and the seed rule (a claim is PASS or FAIL only if every root "
         "seed agrees: a must-PASS law with a PASS rate p per seed PASSes with p^5).",
         "",

@@ -144,11 +144,16 @@ def test_audit_rows_carry_their_control_as_power():
     real = AuditResult(1.0, 0.8, "e", 1000, 0.999, 4)
     caught, missed = AuditResult(1.0, 3.0, "e", 1000, 0.999, 4), AuditResult(1.0, 0.9, "e", 1000, 0.999, 4)
     guards = (Guard(alternative="control"),)
-    rows = audits._judged_rows(audit_claims("P-X", "m", "Thm 2", real, caught, 0.25, "smoke", "online"),
-                               caught, 0.25)
+    rows = audits._judged_rows(audit_claims("P-X", "m", "Thm 2", real, caught, 0.5, "smoke", "online"),
+                               caught, 0.5)
     main, control = (judge(r, guards) for r in rows)
     assert (main.kind, main.verdict, main.reason, main.evidence.power) == ("privacy", "PASS", "supported", "FAIL")
     assert (control.kind, control.verdict, control.reason) == ("control", "PASS", "validated")
+    # a control four times as leaky (x0.25) caught is a straw man for a privacy claim: no power
+    rows = audits._judged_rows(audit_claims("P-X", "m", "Thm 2", real, caught, 0.25, "smoke", "online"),
+                               caught, 0.25)
+    main = judge(rows[0], guards)
+    assert (main.verdict, main.reason) == ("INCONCLUSIVE", "no_power") and "a leak of 4 eps" in main.claim
     rows = audits._judged_rows(audit_claims("P-X", "m", "Thm 2", real, missed, 0.25, "smoke", "online"),
                                missed, 0.25, kind="baseline")
     main, control = (judge(r, guards) for r in rows)

@@ -107,6 +107,48 @@ def test_shifted_ci_power():
     assert guards.shifted_ci_power(0.60, 0.58, 0.62, 1.0, band_hi=0.95)["power"] == "FAIL"
 
 
+def test_a_privacy_pass_needs_power_against_a_release_only_twice_as_leaky():
+    """A privacy claim is powered only against a wrong paper of its form: a release at most 2 eps-DP
+    or the paper's own text read another way. Catching the noise removed (a gross leak) shows the
+    audit sees gross leaks, not that the paper could have been caught."""
+    def judged(**ev):
+        return judge(row("PASS", kind="privacy", **ev))
+
+    gross = guards.privacy_power(True, 4.0, "the Laplace scale x0.25", "caught")
+    assert gross["power"] is None and "grosser than a release that is only 2 eps-DP" in gross["power_note"]
+    out = judged(**gross)
+    assert (out.verdict, out.reason) == ("INCONCLUSIVE", "no_power") and "x0.25" in out.claim
+    fair = guards.privacy_power(True, 2.0, "the Laplace scale x0.5", "caught")
+    assert (fair["power"], fair["power_form"]) == ("FAIL", "privacy_2eps")
+    assert judged(**fair).reason == "supported"
+    missed = guards.privacy_power(False, 2.0, "the Laplace scale x0.5", "not caught")
+    assert judged(**missed).reason == "no_power"
+    reading = guards.privacy_power(True, 9.0, "the paper's literal step 4", "caught", form="paper_reading")
+    assert judged(**reading).reason == "supported"
+    # a privacy PASS with power of no stated form (a straw man by default) is not supported
+    out = judged(power="FAIL", power_note="the noise removed")
+    assert out.reason == "no_power" and "not against a release that is only 2 eps-DP" in out.claim
+    # other kinds keep the general rule
+    assert judge(row("PASS", power="FAIL", power_note="slope 1")).reason == "supported"
+
+
+def test_violated_bound_power_scales_the_ci_to_a_bound_off_by_a_factor_2():
+    # an upper bound met at 10% [9%, 11%]: at twice the bound the CI scaled there is [1.8, 2.2]: FAIL
+    ev = guards.violated_bound_power(0.10, 0.09, 0.11)
+    assert (ev["power"], ev["power_form"]) == ("FAIL", "bound_violated") and "[1.8, 2.2]" in ev["power_note"]
+    # a CI too wide relative to its point cannot tell a 2x violation: no power
+    assert guards.violated_bound_power(0.10, 0.02, 0.30)["power"] == "INCONCLUSIVE"
+    # a lower bound (ratio >= 1) met at 1.7x: the oracle at half the bound, [0.48, 0.52]: FAIL
+    ev = guards.violated_bound_power(1.70, 1.63, 1.77, upper=False)
+    assert ev["power"] == "FAIL"
+    # a violation beyond what any algorithm can reach is impossible: a vacuous bound has no power
+    assert guards.violated_bound_power(0.10, 0.09, 0.11, ceiling=1.5)["power"] == "PASS"
+    cells = [(0.5, 0.45, 0.55, 1.2, "vacuous"), (0.1, 0.09, 0.11, 30.0, "informative")]
+    ev = guards.violated_bound_power_over_cells(cells)
+    assert ev["power"] == "FAIL" and "informative" in ev["power_note"]
+    assert guards.violated_bound_power_over_cells(cells[:1])["power"] == "PASS"
+
+
 def test_rate_power():
     assert guards.rate_power(1000, 0.05, 0.10)["power"] == "FAIL"  # twice the limit is seen at n = 1000
     assert guards.rate_power(20, 0.05, 0.10)["power"] != "FAIL"  # ... not at n = 20

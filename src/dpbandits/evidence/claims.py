@@ -30,7 +30,7 @@ import pandas as pd
 
 from dpbandits.io import atomic_path
 
-__all__ = ["Claim", "Evidence", "COLUMNS", "KINDS", "PAPER_KINDS", "NON_PAPER_KINDS", "REASONS", "VERDICTS",
+__all__ = ["Claim", "Evidence", "POWER_FORMS", "PRIVACY_POWER_FORMS", "COLUMNS", "KINDS", "PAPER_KINDS", "NON_PAPER_KINDS", "REASONS", "VERDICTS",
            "row_dict", "PAPER_TITLES", "write_claims", "read_claims",
            "write_claim_rows", "read_claim_rows", "combine_claims", "render_checks_markdown",
            "claims_table"]
@@ -68,6 +68,16 @@ REASONS = {
 }
 
 
+# The forms of a wrong paper a PASS may be powered against (Evidence.power_form; "" when a row does
+# not say). A privacy claim (kind "privacy") may PASS only with power against a release that is at
+# most 2 eps-DP (``privacy_2eps``: its privacy loss, by the mechanism's accounting or computed
+# exactly, is no more than twice the claimed eps) or against the paper's own text read another way
+# (``paper_reading``): a control that removes the noise, or shrinks it twenty-fold, shows that the
+# audit sees a gross leak, not that the paper could have been wrong and been caught.
+POWER_FORMS = ("privacy_2eps", "paper_reading", "bound_violated")
+PRIVACY_POWER_FORMS = ("privacy_2eps", "paper_reading")
+
+
 @dataclass(frozen=True)
 class Evidence:
     """What a check knows about where its verdict applies (read by dpbandits.evidence.guards).
@@ -81,8 +91,10 @@ class Evidence:
     every curve at the trivial policy's regret, every run censored). ``power``: the verdict the
     same rule, at the same sample size, gives on the stated alternative ``power_note`` ("FAIL" is
     the evidence a PASS needs), or "test" when the PASS itself is a significant test at a stated
-    level (a false claim passes with at most that probability). ``data``: "synthetic", "real" or
-    "surrogate"; ``claim_on``: what the paper's claim is about ("synthetic" or "real")."""
+    level (a false claim passes with at most that probability). ``power_form``: what kind of wrong
+    paper the alternative is (:data:`POWER_FORMS`; a privacy claim's PASS needs one of
+    :data:`PRIVACY_POWER_FORMS`). ``data``: "synthetic", "real" or "surrogate"; ``claim_on``: what
+    the paper's claim is about ("synthetic" or "real")."""
 
     regime: bool | None = None
     regime_note: str = ""
@@ -91,12 +103,15 @@ class Evidence:
     floor_note: str = ""
     power: str | None = None
     power_note: str = ""
+    power_form: str = ""
     data: str = "synthetic"
     claim_on: str = "synthetic"
 
     def __post_init__(self) -> None:
         if self.power not in (None, "FAIL", "PASS", "INCONCLUSIVE", "test"):
             raise ValueError(f"Evidence.power must be a verdict or 'test', got {self.power!r}")
+        if self.power_form not in ("", *POWER_FORMS):
+            raise ValueError(f"Evidence.power_form must be one of {POWER_FORMS}, got {self.power_form!r}")
         if self.data not in ("synthetic", "real", "surrogate") or self.claim_on not in ("synthetic", "real"):
             raise ValueError(f"Evidence.data / claim_on: got {self.data!r} / {self.claim_on!r}")
 

@@ -18,6 +18,9 @@ reviewer can quote, with its ``reason`` (:data:`dpbandits.evidence.claims.REASON
 5. A PASS needs evidence of power: the same rule at the same sample size FAILs a stated
    alternative (a negative control, a perturbed law, a shifted CI), or the PASS is itself a
    significant test at a stated level. Without it the verdict is INCONCLUSIVE (``no_power``).
+   A privacy claim's alternative must be a wrong paper of the claim's form: a release that is at
+   most 2 eps-DP, or the paper's own text read another way (:data:`PRIVACY_POWER_FORMS`); a
+   control that removes the noise shows only that the audit sees a gross leak (``no_power``).
 6. A FAIL is an ``erratum`` (kind erratum: an error shown exactly), ``not_reproduced`` (a figure's
    reading at the paper's own settings) or ``contradicted`` (false where the claim applies).
    An INCONCLUSIVE the check itself gave is ``undecided`` unless it says why.
@@ -37,11 +40,19 @@ from dataclasses import replace
 import numpy as np
 
 from dpbandits.evidence.checks import band_verdict
-from dpbandits.evidence.claims import NON_PAPER_KINDS, Claim, Evidence
+from dpbandits.evidence.claims import NON_PAPER_KINDS, PRIVACY_POWER_FORMS, Claim, Evidence
 from dpbandits.evidence.registry import Guard
 
 __all__ = ["Guard", "GuardError", "judge", "judge_all", "shifted_ci_power", "rate_power",
-           "significant", "below_trivial", "tied"]
+           "significant", "below_trivial", "tied", "PRIVACY_ALTERNATIVE", "privacy_power",
+           "BOUND_VIOLATION", "violated_bound_power", "violated_bound_power_over_cells"]
+
+# The weakest wrong paper a privacy claim's PASS must be powered against: a release whose privacy
+# loss is twice the claimed eps (by its accounting, or computed exactly).
+PRIVACY_ALTERNATIVE = 2.0
+# The wrong paper an explicit bound's PASS is powered against: the bound violated by this factor
+# where it is tightest (a stated constant off by a factor 2).
+BOUND_VIOLATION = 2.0
 
 
 class GuardError(ValueError):
@@ -101,11 +112,15 @@ def judge(claim: Claim, guards: Sequence[Guard] = (), check: str = "") -> Claim:
     if ev.too_few:
         return _inconclusive(claim, "too_few_points", ev.regime_note or "too few points in the claim's regime")
     if claim.verdict == "PASS":
+        if claim.kind == "privacy" and ev.power in ("FAIL", "test") and ev.power_form not in PRIVACY_POWER_FORMS:
+            return _inconclusive(claim, "no_power", f"power shown only against {ev.power_note or 'an unstated leak'}, "
+                                 f"not against a release that is only {PRIVACY_ALTERNATIVE:g} eps-DP or the "
+                                 "paper's own text read another way")
         if ev.power in ("FAIL", "test"):
             return replace(claim, reason="supported", claim=_note(claim, f"power: {ev.power_note}" if ev.power_note
                                                                   else ""))
         what = (f"the same rule gives {ev.power} on the alternative ({ev.power_note})" if ev.power
-                else "no evidence that the check could have failed")
+                else ev.power_note or "no evidence that the check could have failed")
         return _inconclusive(claim, "no_power", what)
     if claim.verdict == "FAIL":
         if claim.reason in ("contradicted", "not_reproduced", "erratum"):
@@ -133,6 +148,60 @@ def shifted_ci_power(value: float, lo: float, hi: float, alternative: float, ban
     note = (f"{label or 'alternative'} = {alternative:.4g}: the same CI shifted there "
             f"[{lo + shift:.4g}, {hi + shift:.4g}] gives {verdict}")
     return {"power": verdict, "power_note": note}
+
+
+def privacy_power(caught: bool, loss: float, what: str, found: str, form: str = "privacy_2eps") -> dict:
+    """Power of a privacy check against a leaky variant (``what``) whose privacy loss is ``loss``
+    times the claimed eps (by the mechanism's accounting, or computed exactly); ``found``: what the
+    same check gave on it. Of the claim's form only when ``loss`` <= :data:`PRIVACY_ALTERNATIVE` (or
+    ``form`` "paper_reading": the paper's own text read another way, whatever its loss); a grosser
+    leak caught shows that the check sees gross leaks, and the PASS stays INCONCLUSIVE no_power.
+    Returns Evidence fields."""
+    if form == "privacy_2eps" and not loss <= PRIVACY_ALTERNATIVE + 1e-9:
+        return {"power": None, "power_form": "",
+                "power_note": (f"power shown only against {what}, a leak of {loss:.3g} eps, grosser than a release "
+                               f"that is only {PRIVACY_ALTERNATIVE:g} eps-DP ({found})")}
+    size = f", a release that is {loss:.3g} eps-DP" if form == "privacy_2eps" else ""
+    return {"power": "FAIL" if caught else "PASS", "power_form": form,
+            "power_note": f"{what}{size}: {found}"}
+
+
+def violated_bound_power(value: float, lo: float, hi: float, upper: bool = True,
+                         factor: float = BOUND_VIOLATION, label: str = "", ceiling: float = math.inf) -> dict:
+    """Power of an explicit bound's rule (statistic / bound <= 1 when ``upper``, >= 1 otherwise,
+    judged on its CI [lo, hi]) against the bound violated by ``factor`` where it is tightest: the
+    statistic's CI scaled so that its point sits at ``factor`` (upper) or 1 / ``factor`` (lower),
+    keeping its relative width (the runs of an algorithm whose cost is that many times larger).
+    ``ceiling``: the largest value the statistic can take there (e.g. the regret of always playing
+    the worst arm over the bound); a violation beyond it is impossible, so a bound that vacuous has
+    no power. Returns Evidence fields."""
+    target = factor if upper else 1.0 / factor
+    if upper and target > ceiling:
+        return {"power": "PASS", "power_form": "bound_violated",
+                "power_note": (f"the bound is vacuous{f' ({label})' if label else ''}: no algorithm's statistic can "
+                               f"exceed {ceiling:.3g} x the bound, so a violation by a factor {factor:g} is impossible")}
+    c = target / value if value > 0 else math.inf
+    slo, shi = lo * c, hi * c
+    verdict = band_verdict(slo, shi, -math.inf, 1.0) if upper else band_verdict(slo, shi, 1.0, math.inf)
+    where = f" ({label})" if label else ""
+    note = (f"the bound violated by a factor {factor:g} where it is tightest{where}: the CI scaled there "
+            f"[{slo:.4g}, {shi:.4g}] gives {verdict}")
+    return {"power": verdict, "power_note": note, "power_form": "bound_violated"}
+
+
+def violated_bound_power_over_cells(cells: Sequence[tuple[float, float, float, float, str]],
+                                    factor: float = BOUND_VIOLATION) -> dict:
+    """:func:`violated_bound_power` of an upper bound checked in every cell: ``cells`` are
+    (value, lo, hi, ceiling, label) of statistic / bound. The alternative is the bound violated by
+    ``factor`` in the tightest cell where such a violation is possible (``factor`` <= ceiling);
+    where it is possible in no cell, the bound is vacuous and the rule has no power."""
+    possible = [c for c in cells if factor <= c[3]]
+    if not possible:
+        return {"power": "PASS", "power_form": "bound_violated",
+                "power_note": (f"the bound is vacuous in every cell: no algorithm's regret can exceed {factor:g} x the "
+                               "bound (at most T max_j Delta_j)")}
+    value, lo, hi, ceiling, label = max(possible, key=lambda c: c[2])
+    return violated_bound_power(value, lo, hi, factor=factor, label=label, ceiling=ceiling)
 
 
 def rate_power(n: int, limit: float, alternative: float, alpha: float = 0.05, label: str = "") -> dict:

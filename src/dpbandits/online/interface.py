@@ -23,7 +23,8 @@ drives it, one round at a time, exactly as it drives the paper's algorithms)::
   are checked against them, so a misspelt parameter is an error naming the allowed ones.
 * ``noise_multiplier`` (optional keyword, default 1) multiplies the scale of every privacy noise.
   When it exists, the audit's negative control is the algorithm with its noise scale multiplied by
-  ``online.audit.control_noise_multiplier`` (as for the paper's algorithms); otherwise the
+  its entry's ``control_noise_multiplier`` (default ``online.audit.control_noise_multiplier``, as
+  for the paper's algorithms); otherwise the
   control is the algorithm constructed at epsilon / multiplier (see
   :mod:`dpbandits.online.checks.extra`).
 
@@ -219,7 +220,9 @@ class ExtraAlgorithm:
     ``epsilon_accounting``: the privacy the algorithm claims when constructed with ``epsilon``, as
     a multiple of it (1: "epsilon-DP"; 2: "2 epsilon-DP"), under the paper's neighbouring relation
     (two reward tables that differ in one round's reward vector). The audit tests that claim.
-    ``audit_samples``: runs per neighbouring reward table of its black-box audit."""
+    ``audit_samples``: runs per neighbouring reward table of its black-box audit;
+    ``control_noise_multiplier``: its audit's negative control (None: the section's
+    ``online.audit.control_noise_multiplier``)."""
 
     name: str
     import_path: str
@@ -227,13 +230,16 @@ class ExtraAlgorithm:
     epsilon_accounting: float = 1.0
     label: str = ""
     audit_samples: int = 100000
+    control_noise_multiplier: float | None = None
 
     @classmethod
     def from_config(cls, entry: Mapping) -> ExtraAlgorithm:
         return cls(name=entry["name"], import_path=entry["import"], params=dict(entry.get("params") or {}),
                    epsilon_accounting=float(entry.get("epsilon_accounting", 1.0)),
                    label=entry.get("label") or entry["name"],
-                   audit_samples=int(entry.get("audit_samples", 100000)))
+                   audit_samples=int(entry.get("audit_samples", 100000)),
+                   control_noise_multiplier=(None if entry.get("control_noise_multiplier") is None
+                                             else float(entry["control_noise_multiplier"])))
 
     def load(self) -> type:
         return load_algorithm(self.import_path)

@@ -36,6 +36,7 @@ from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.contextual.randomizer import report_batch
 from dpbandits.evidence.audits import audit_claims
 from dpbandits.evidence.claims import Claim
+from dpbandits.evidence.guards import privacy_power
 
 __all__ = ["audit_randomizer", "release_codes", "check_audit", "PAIRS"]
 
@@ -82,10 +83,10 @@ def check_audit(rng, scale, acfg, *, noise="faithful", noise_multiplier=1.0) -> 
     control = audit_randomizer(eps, n, rng, conf, noise, noise_multiplier * control_mult)
     audit, ctrl = audit_claims("P-AUDIT", "LDPMAB user release (U~, V~ with Laplace(4/eps) for every active bin and arm)",
                                "eqs. (11)-(12), Thm 2.6 (privacy)", real, control, control_mult, scale, paper=PAPER)
-    power = "FAIL" if control.refuted else "PASS"
-    claims = [audit.with_evidence(power=power,
-                                  power_note=f"the same audit on the release with its Laplace scale x{control_mult:g} "
-                                             f"(really eps/{control_mult:g}-LDP) gives {power} (P-AUDIT-CONTROL)"),
+    found = (f"the same audit gives a lower bound {control.epsilon_lower_bound:.3g}, "
+             f"{'FAIL' if control.refuted else 'PASS'} (P-AUDIT-CONTROL)")
+    claims = [audit.with_evidence(**privacy_power(control.refuted, 1.0 / control_mult,
+                                                  f"the release with its Laplace scale x{control_mult:g}", found)),
               replace(ctrl, kind="control", claim=f"[negative control of the audit] {ctrl.claim}")]
     code = audit_randomizer(eps, n, rng, conf, "inbin_only", 1.0)
     if not control.refuted:

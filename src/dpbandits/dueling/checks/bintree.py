@@ -438,8 +438,9 @@ def check_a2(rng: np.random.Generator, scale: str, *, epsilons=(0.1, 0.5, 1.0), 
              "power_note": f"a counter whose Laplace scale is 10% too small (L 0.9 / eps_c): the same draws give "
                            f"max |LLR| / eps_c = {alt:.3f}, {'FAIL' if alt > 1 + 1e-9 else 'PASS'}"}
     claims.append(dueling_claim(
-        "A2", "Lemma 1 (BinTree is eps-DP), spec 5.2 A2", "privacy",
-        f"Exact privacy loss of the released node vector for neighbouring streams (one element "
+        "A2", "Lemma 1 (BinTree is eps-DP), spec 5.2 A2", "identity",
+        f"Identity of the implementation (not a claim of the paper: fixed by its node count L and noise scale "
+        f"L/eps_c): exact privacy loss of the released node vector for neighbouring streams (one element "
         f"changed by 1): |log p_s(y)/p_s'(y)| <= eps_c over {total} draws (T = {horizon}, "
         f"L = {tree_levels(horizon)}, eps_c in {list(epsilons)}); worst at {where}; the bound is "
         f"attained (all L nodes on one side) in {n_hit} draws; outputs c_t verified to be sums of "

@@ -153,9 +153,10 @@ CLAIMS: tuple[PaperClaim, ...] = (
         checks=("A5-ALG1", "A5-R1"),
         note="holds under the specification's reading R1 (one counter element per left play); the paper's text "
              "does not fix what a counter receives when o_t = 0, and the own-index reading leaks (A5-LITERAL, a "
-             "control, lower bound 2.29 > eps = 1). A5-ALG1's PASS is powered only against the noise removed "
-             "entirely: with a tenth of the noise (really 5 eps-DP) its audit gives 0.357 and passes "
-             "(A5-ALG1-POWER). A5-R1 is a targeted audit with real power (it catches the own-index leak). The "
+             "control, lower bound 2.29 > eps = 1). A5-ALG1 is INCONCLUSIVE (no power): its audit catches the noise "
+             "removed entirely (9.35, a straw man) but not a quarter of the noise, a release that is 2 eps-DP by the "
+             "eps/2 accounting (lower bound 0.083, A5-ALG1-POWER), so the claim is INCONCLUSIVE whatever A5-R1 says. "
+             "A5-R1 is a targeted audit with real power (it catches the own-index leak the paper's text allows). The "
              "accounting itself is the white-box A3 (identity, counted apart): one counter, two elements, so "
              "the algorithm is eps/2-DP and the paper's 'two counters' argument is conservative by 2"),
     PaperClaim(
@@ -255,8 +256,8 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "Thm3-privacy", "Section 5.2, Theorem 3 (privacy) and its proof sketch", (285, 287), "privacy",
         "Algorithm 2 is eps-DP: each answer enters one noisy pair sum of one phase with sensitivity 1.",
         checks=("A5-ALG2",),
-        note="black-box audit, lower bound 0.82 against eps = 1; power shown only against a 20x noise "
-             "reduction (Laplace scale x0.05), no moderate mutant. The white-box accounting A4 and the noise "
+        note="black-box audit, lower bound 0.80 against eps = 1; power against a release that is only 2 eps-DP "
+             "(the Laplace scale x0.5: lower bound 1.58, caught). The white-box accounting A4 and the noise "
              "scale A4-NOISE are fixed by the engine's own construction (counted apart)"),
     PaperClaim(
         "Thm3-rate", "Section 5.2, Theorem 3 (regret, growth in T)", (285, 285), "upper_bound",
@@ -393,11 +394,11 @@ APART: tuple[CountedApart, ...] = (
                  "the engine's Laplace draws are a unit draw times the coded scale 1/eps, so their mean |noise| x "
                  "eps is 1 by construction; labelled a privacy test of Theorem 3, it tests the implementation"),
     CountedApart("A5-*-CONTROL", "control",
-                 "negative controls of the black-box audits (noise removed, or scaled x0.05): the audit sees a gross "
-                 "leak"),
+                 "negative controls of the black-box audits: Algorithm 1's counters without noise (a gross leak) and "
+                 "Algorithm 2's Laplace scale x0.5 (a release that is only 2 eps-DP, also A5-ALG2's power)"),
     CountedApart("A5-ALG1-POWER", "control",
-                 "the A5-ALG1 audit's power against a graded mutant (a tenth of the noise): not caught, so the "
-                 "audit sees only gross leaks"),
+                 "the A5-ALG1 audit's power against a quarter of the counters' noise (2 eps-DP by the eps/2 "
+                 "accounting): not caught (0.083), so the audit sees only gross leaks"),
     CountedApart("A5-LITERAL", "control",
                  "negative control: the own-index reading of Algorithm 1's step 4 (the paper's text does not fix it) "
                  "is caught by the targeted audit; A5-R1's power"),

@@ -35,6 +35,7 @@ import numpy as np
 from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.evidence.audits import audit_claims
 from dpbandits.evidence.claims import Claim
+from dpbandits.evidence.guards import privacy_power
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, rnm_ftnl
 from dpbandits.online.full_info import epoch_bounds
@@ -292,18 +293,19 @@ def _real_and_control(which: str, root_seed: int, a: dict) -> tuple[AuditResult,
 
 def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kind: str = "privacy") -> list[Claim]:
     """The two rows of :func:`dpbandits.evidence.audits.audit_claims` as the guards read them:
-    the audit row carries its negative control as power evidence (the control caught = the same
-    audit FAILs a mechanism that leaks 1/multiplier times more: power "FAIL"; not caught: the audit
-    is already INCONCLUSIVE and its reason is no_power); the control row is not a claim of the
-    paper (kind control). ``kind``: "privacy" for the paper's mechanisms, "baseline" for the
-    comparators of Figures 1-2 (their privacy is the claim of their own papers)."""
+    the audit row carries its negative control as power evidence (the same audit at the same
+    sample size on the mechanism with its Laplace scale x ``multiplier``, by the accounting
+    eps / multiplier-DP: :func:`dpbandits.evidence.guards.privacy_power`, of the claim's form when
+    that is at most 2 eps); the control row is not a claim of the paper (kind control). ``kind``:
+    "privacy" for the paper's mechanisms, "baseline" for the comparators of Figures 1-2 (their
+    privacy is the claim of their own papers)."""
     main, ctrl = rows
     caught = control.refuted
-    note = (f"negative control (Laplace scale x{multiplier:g}, really eps/{multiplier:g}-DP): CP lower bound "
-            f"{control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
-            f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
-    main = replace(main, kind=kind, reason="" if caught else "no_power").with_evidence(
-        power="FAIL" if caught else "PASS", power_note=note)
+    found = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
+             f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
+    power = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
+                          f"negative control (Laplace scale x{multiplier:g})", found)
+    main = replace(main, kind=kind, reason="" if caught else "no_power").with_evidence(**power)
     return [main, replace(ctrl, kind="control")]
 
 

@@ -33,7 +33,7 @@ from dpbandits.evidence.guards import shifted_ci_power
 
 __all__ = ["trivial_regret", "regime_below_trivial", "band_power", "shifted_power", "perturbed_power",
            "boot_mean_ratio", "bracketed_regime", "REGIME_MARGIN", "bound_verdict",
-           "floor_outcome", "trivial_policy_power"]
+           "floor_outcome"]
 
 
 def trivial_regret(means, t: float) -> float:
@@ -134,17 +134,6 @@ def bracketed_regime(ts, point, argmax: Sequence[int], gaps, lo: float, hi: floa
     return {"regime": True,
             "regime_note": f"the maximising gap is at an end of the grid ({where}), but even at its largest "
                            "possible value (T Delta) the maximum beyond it leaves the verdict unchanged"}
-
-
-def trivial_policy_power(beaten: Sequence[str], n_cells: int) -> dict:
-    """Power of an explicit regret bound over cells: the same rule applied to the trivial policy
-    (regret ``T mean_j Delta_j``), which FAILs it where that regret exceeds the bound. ``beaten``
-    names those cells; none means the bound is vacuous at this horizon (no power)."""
-    example = f" (e.g. {beaten[0]}): the same rule FAILs it" if beaten else \
-        ": the bound is vacuous at this T, the same rule would PASS it"
-    return {"power": "FAIL" if beaten else "PASS",
-            "power_note": ("alternative: an algorithm that does not learn (the trivial policy's regret "
-                           f"T mean_j Delta_j) exceeds the bound in {len(beaten)} of {n_cells} cells" + example)}
 
 
 def bound_verdict(cells: Sequence[tuple[float, float]], limit: float = 1.0, upper: bool = True) -> str:

@@ -24,6 +24,7 @@ from scipy.special import logsumexp
 
 from dpbandits.evidence.checks import CheckOutput, claim_row
 from dpbandits.evidence.claims import Claim
+from dpbandits.evidence.guards import privacy_power
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.mechanisms.report_noisy_max import exact_loss, exact_loss_two, laplace_difference_cdf
 from dpbandits.online.anytime_lazy_ucb import AnytimeLazyUCB
@@ -293,9 +294,9 @@ def check_p_exact_rnm(rng, scale: str, settings: dict, table: pd.DataFrame | Non
                  "PASS" if c2_worst <= 1 + 1e-9 else "FAIL", len(c2), scale)
     c1_verdict = "PASS" if c1_worst <= 1 + 1e-9 else "FAIL"
     claims = [
-        fix.with_evidence(power=c1_verdict,
-                          power_note=f"the same exact computation on the paper's Lap(1/eps) gives max loss / eps "
-                                     f"= {c1_worst:.3f}: {c1_verdict}"),
+        fix.with_evidence(**privacy_power(c1_verdict == "FAIL", c1_worst, "the paper's Lap(1/eps)",
+                                          f"the same exact computation gives max loss / eps = {c1_worst:.3f}, "
+                                          f"{c1_verdict}")),
         _claim("P-EXACT-RNM", "Thm 8, Alg 4 (line 5), Def 1; App. D.1", "erratum",
                "Theorem 8 (RNM-FTNL with Lap(1/eps) is eps-DP) fails under the paper's own "
                "Definition 1: replacing a whole reward vector moves two sums in opposite directions, "

@@ -11,7 +11,8 @@
   panel of Figures 1-2, with a bootstrap CI.
 
 The negative control of an arbitrary algorithm. The paper's audits shrink the Laplace scale of
-the audited mechanism (x ``online.audit.control_noise_multiplier`` = m) and must refute the
+the audited mechanism (x ``online.audit.control_noise_multiplier`` = m; an extra algorithm's own
+``control_noise_multiplier`` overrides it) and must refute the
 resulting, really eps/m-DP mutant: that shows the audit, at this sample size and on these
 neighbours, would have caught a mechanism that leaks 1/m times more than claimed. A researcher's
 class is a black box, so the control is the closest mutant it exposes:
@@ -112,7 +113,8 @@ def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
     """The real audit, its negative control and the control's description (module docstring)
     of one extra algorithm; ``a`` is the config section ``online.audit``."""
     cls = spec.load()
-    eps, m = float(a["epsilon"]), float(a["control_noise_multiplier"])
+    eps = float(a["epsilon"])
+    m = float(a["control_noise_multiplier"] if spec.control_noise_multiplier is None else spec.control_noise_multiplier)
     claimed = spec.epsilon_accounting * eps
     conf, n = float(a["confidence"]), int(spec.audit_samples)
 
@@ -125,7 +127,7 @@ def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
         how = f"its noise scale x{m:g} (noise_multiplier)"
     else:
         if m <= 0:
-            raise ValueError("online.audit.control_noise_multiplier = 0 cannot build an epsilon / m control "
+            raise ValueError("a control_noise_multiplier of 0 cannot build an epsilon / m control "
                              f"for {spec.name} (its class takes no noise_multiplier)")
         control = audit_class(cls, spec.params, eps / m, claimed, n, stream("control"), conf)
         how = f"constructed at epsilon / {m:g} (it takes no noise_multiplier)"

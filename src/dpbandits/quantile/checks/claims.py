@@ -232,8 +232,8 @@ CLAIMS: tuple[PaperClaim, ...] = (
              "that does not. Both rows use one policy, the SPRT oracle that knows the instances (error rates "
              "0.038-0.048 < delta = 0.05): its E[T_j] is 2.6x the paper's bound (gamma <= gamma_0 = 0.0857, where "
              "the proof holds) and 1.7x the exact-KL form log(1/(4 delta))/KL(gamma) (B7-KL, the bound of (29) and "
-             "(34) without the false step (30)). Power is stated against a bound 10x as large; the margin shows "
-             "that a bound about 2x as large would also fail. SEQ is 900-1200x above it (B7-SEQ, counted under "
+             "(34) without the false step (30)). Power: the bound violated by a factor 2 where it is tightest (the "
+             "oracle's CI scaled to half the bound, [0.49, 0.51]) FAILs the same rule. SEQ is 900-1200x above it (B7-SEQ, counted under "
              "Rem-optimal)."),
     PaperClaim(
         "Thm5-gap", "Section IV-C, proof of Theorem 5, eqs. (25) and (27)", (309, 329), "proof_step",
@@ -306,7 +306,8 @@ CLAIMS: tuple[PaperClaim, ...] = (
              "q = 1/2, first epoch), the audit black-box (lower bound 0.47 for eps = 1). The composition across "
              "epochs (disjoint samples) and the released pull sequence are argued, not tested. The paper's "
              "accounting is conservative by 2 (exact loss eps/2), so a noise scale half the paper's would still "
-             "pass both rows; their power is shown against the scale x0.25 (the audit's control is counted apart)."),
+             "pass both rows; their power is shown against the scale x0.25, whose exact loss on these tables is 2 eps (a "
+             "release that is only 2 eps-DP; the audit's control is counted apart)."),
     PaperClaim(
         "Sec5-support", "Section V-A (also Section I, contributions)", (405, 405), "property",
         "Because DP-SEQ only counts pairwise comparisons, its privacy and its sample complexity do not depend on the "

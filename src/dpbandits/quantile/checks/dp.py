@@ -366,13 +366,15 @@ def check_b13(tables, rng, n_boot, scale) -> CheckOutput:
 
 def check_b14(tables, rng, n_boot, scale) -> CheckOutput:
     """B14: the factor K of the privacy cost (Sec. VII open problem): DP-SEQ's pulls per suboptimal
-    arm grow ~ (K - 1) (power: no factor K, slope 0), SEQ's only logarithmically (power: DP-SEQ's
+    arm grow ~ (K - 1) (kind identity: line 8's privacy term, the noise scale and the threshold all
+    carry m - 1, so the slope is the code's arithmetic), SEQ's only logarithmically (power: DP-SEQ's
     linear factor, slope 1)."""
     dp, sq = tables["dp_k"], tables["k_factor_seq"]
     row, x, fit, pts, _, _ = _dp_slope(
         "B14-DP", "Thm 8, Sec. VII", "DP-SEQ: pulls per suboptimal arm vs K - 1 (DISC, K in {2, 4, 8, 16}, Delta = "
-        "0.0469, eps = 0.05)", "log-log slope of T_sub on K - 1", dp, lambda k: k - 1, "K", (0.8, 1.2),
-        (0.0, "no factor K (slope 0)"), True, rng, n_boot, scale, "DP-SEQ")
+        "0.0469, eps = 0.05; line 8's privacy term, the noise scale and the threshold all carry m - 1: an identity)",
+        "log-log slope of T_sub on K - 1", dp, lambda k: k - 1, "K", (0.8, 1.2),
+        (0.0, "no factor K (slope 0)"), True, rng, n_boot, scale, "DP-SEQ", kind="identity")
     claims, points, fits = [row], [pts], [fit_row("DP-SEQ", fit, x, 1.0)]
     x, _, fit, pts, _ = _slope_check(sq, lambda k: k - 1, "K", rng, n_boot, "SEQ")
     points.append(pts)
@@ -397,7 +399,12 @@ def check_f4b(tables, rng, n_boot, scale) -> CheckOutput:
     F4B-MONOTONE ("as eps increases the sample complexity decreases"): the Spearman rho of the
     mean pulls with eps is <= -0.9 at every q (its CI's upper end); power: the same rule on the
     runs with the eps labels shuffled. F4B-ABOVE and F4B-ABSDIFF are one-sided CI tests.
-    F4B-SLOPE is a DP scaling row (epoch allowance, privacy regime; power: slope 0)."""
+    F4B-SLOPE is a DP scaling row (epoch allowance, privacy regime; power: slope 0).
+
+    F4B-SLOPE, F4B-MONOTONE and F4B-ABOVE are kind ``identity``: with the elimination epochs fixed
+    (B12), line 8's 1/eps sets the slope and the monotone decrease, and line 8 alone makes DP-SEQ's
+    first epoch tens of times SEQ's mean, so none of them could fail unless the code departed from
+    the algorithm."""
     dp, sq = tables["fig4_lower"], tables["logn10_seq"]
     cells = list(_cells(dp))
     mono, above, slopes, rhos, controls = [], [], [], [], []
@@ -414,7 +421,7 @@ def check_f4b(tables, rng, n_boot, scale) -> CheckOutput:
         row, *_ = _dp_slope("F4B-SLOPE", "Fig 4 lower, Thm 8", f"DP-SEQ's total pulls grow like 1/eps on LOGN10 (q = {q:g})",
                             "log-log slope of pulls on 1/eps", rows, lambda e: 1 / e, "epsilon", (0.8, 1.2),
                             (0.0, "a cost independent of eps (slope 0)"), True, rng, n_boot, scale, f"q = {q:g}",
-                            value=_total_pulls, formula=formula_total, kind="figure")
+                            value=_total_pulls, formula=formula_total, kind="identity")
         slopes.append(row)
         rhos.append(spearman_with_ci(eps, groups, rng, n_boot))
         controls.append(spearman_with_ci(eps, shuffled_groups(groups, rng), rng, n_boot))
@@ -455,14 +462,15 @@ def check_f4b(tables, rng, n_boot, scale) -> CheckOutput:
         no_event_claim("F4B-CORRECT", "Fig 4 lower, Thm 7", "figure", "DP-SEQ identifies the best LOGN10 arm in every run",
                        "errors", [int((~r["correct"]).sum()) for _, r in cells], [len(r) for _, r in cells],
                        [float(k[5]) for k, _ in cells], scale),
-        claim("F4B-MONOTONE", "Fig 4 lower", "figure",
+        claim("F4B-MONOTONE", "Fig 4 lower", "identity",
               "DP-SEQ's sample complexity decreases as eps increases (Spearman rho of the mean pulls with eps, per q; "
               f"largest ratio of consecutive means {max(mono):.3f})",
               "Spearman rho of mean pulls with eps (worst q)", *worst_rho, "CI upper end <= -0.9 at every q",
               mono_v, n, scale).with_evidence(**floor, **exact_power(
                   control, f"negative control: the same runs with the eps labels shuffled give rho CI "
                            f"[{worst_control[1]:.2f}, {worst_control[2]:.2f}], {control}")),
-        claim("F4B-ABOVE", "Fig 4 lower", "figure", "Privacy costs samples: DP-SEQ needs more than SEQ at every eps",
+        claim("F4B-ABOVE", "Fig 4 lower", "identity", "Privacy costs samples: DP-SEQ needs more than SEQ at every eps "
+              "(line 8 alone makes DP-SEQ's first epoch tens of times SEQ's mean: an identity)",
               "min over (q, eps) of mean DP / mean SEQ", *worst_above, "> 1",
               above_v, n + len(sq), scale).with_evidence(**floor, **ci_test(above_v, "DP / SEQ > 1")),
         claim("F4B-ABSDIFF", "Fig 4 lower", "figure",
