@@ -3,7 +3,7 @@
     PYTHONPATH=src .venv/bin/python benchmarks/bench_adap_klucb.py           # both cells
     PYTHONPATH=src .venv/bin/python benchmarks/bench_adap_klucb.py --quick   # first cell only
 
-Times ``simulate_cell("adap_klucb", ..., engine="fast")`` (alpha = 3.1, eps = 1) on:
+Times ``dpbandits.online.simulate("adap_klucb", ..., engine="fast")`` (alpha = 3.1, eps = 1) on:
 1. K = 3, means (0.75, 0.5, 0.25), T = 10^5, 100 runs;
 2. one paper-scale Figures 1-2 cell: setting 1, means (0.75, 0.625, 0.5, 0.375, 0.25),
    T = 10^6, 20 runs (config/config.yaml, online.figures);
@@ -28,7 +28,7 @@ import time
 
 import numpy as np
 
-from dpbandits.online.registry import simulate_cell
+from dpbandits.online import simulate
 from dpbandits.rng import derive_seed
 from dpbandits.sim.checkpoints import checkpoint_grid
 
@@ -44,9 +44,9 @@ CELLS = [  # label, [(means, eps), ...], T, runs
 
 def run_cells(cells, horizon, runs):
     cps = checkpoint_grid(horizon, 60, 1000)
-    return [simulate_cell("adap_klucb", means, eps, horizon, cps, runs,
-                          derive_seed(1, "bench-adap", horizon, runs, *means, eps),
-                          engine="fast", params={"alpha": 3.1})
+    return [simulate("adap_klucb", means, eps, horizon, runs,
+                     derive_seed(1, "bench-adap", horizon, runs, *means, eps), {"alpha": 3.1},
+                     checkpoints=cps, engine="fast")
             for means, eps in cells]
 
 

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from dpbandits.online.registry import simulate_cell
+from dpbandits.online import simulate
 from dpbandits.rng import derive_seed
 from dpbandits.sim.checkpoints import checkpoint_grid
 
@@ -34,8 +34,9 @@ def timed(fn):
 
 def cell(name, means, eps, horizon, runs, engine="fast", tag="bench"):
     cps = checkpoint_grid(horizon)
-    return simulate_cell(name, means, eps, horizon, cps, runs, derive_seed(1, tag, name, eps),
-                         engine=engine, params={"alpha": 3.1})
+    params = {"alpha": 3.1} if name == "adap_klucb" else None  # AdaP-KLUCB's exploration exponent
+    return simulate(name, means, eps, horizon, runs, derive_seed(1, tag, name, eps), params, checkpoints=cps,
+                    engine=engine)
 
 
 def main() -> None:

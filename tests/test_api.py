@@ -78,24 +78,6 @@ def test_online_typed_params():
         simulate("nope", [0.6, 0.4], 1.0, 100)
 
 
-def test_online_older_simulate_cell_is_the_entry_point():
-    """online.registry.simulate_cell (benchmarks and older tests) is a thin alias of simulate:
-    one shared dict of params, each algorithm reading its own keys (as the figure grid once did)."""
-    from dpbandits.online import api
-    from dpbandits.online.registry import ALGORITHMS, simulate_cell
-
-    cps = np.array([100, 1000])
-    for name in ALGORITHMS:
-        eps = 0.5 if ALGORITHMS[name].private else None
-        old = simulate_cell(name, [0.6, 0.5, 0.3], eps, 1000, cps, 2, derive_seed(4, name), params={"alpha": 3.5})
-        p = {"alpha": 3.5} if name == "adap_klucb" else None
-        new = api.simulate(name, [0.6, 0.5, 0.3], eps, 1000, 2, derive_seed(4, name), p, checkpoints=cps)
-        np.testing.assert_array_equal(old.regret, new.regret)
-        np.testing.assert_array_equal(old.releases, new.releases)
-    with pytest.raises(ValueError, match="unknown algorithm 'rnm_ftnl'"):  # bandit algorithms only
-        simulate_cell("rnm_ftnl", [0.6, 0.5], 1.0, 100, [100], 1, derive_seed(1))
-
-
 def test_online_full_information_and_frames():
     from dpbandits.online import simulate
 

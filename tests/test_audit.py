@@ -9,9 +9,9 @@ from scipy import stats as sps
 
 from dpbandits.audit import epsilon_lower_bound
 from dpbandits.mechanisms import LaplaceMechanism
+from dpbandits.online.api import ALGORITHMS
 from dpbandits.online.checks import audits
 from dpbandits.online.lazy_batches import DoublingBatchMeans
-from dpbandits.online.registry import _reference_algorithm
 from dpbandits.online.rnm_ftnl import RNMFTNL
 
 
@@ -108,7 +108,8 @@ def test_bandit_harness_has_the_law_of_the_reference_class(algorithm):
     fast = audits.bandit_action_codes(algorithm, table, 1.0, 20_000, rng)
     ref = []
     for _ in range(2000):
-        alg = _reference_algorithm(algorithm, 2, 1.0, 8, {"noise": rng, "policy": rng}, {})
+        spec = ALGORITHMS[algorithm]
+        alg = spec.reference(2, 1.0, 8, {"noise": rng, "policy": rng}, spec.params())
         code = 0
         for t in range(1, 9):
             arm = alg.select(t)

@@ -15,8 +15,8 @@ from scipy import stats as sps
 from scipy.special import betainccinv, betaincinv
 
 from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, lazy_dp_ts, ts_beta, ucb1
+from dpbandits.online.api import BANDIT_ALGORITHMS, STREAMS, simulate
 from dpbandits.online.kl import bernoulli_kl, kl_ucb_index
-from dpbandits.online.registry import ALGORITHMS, STREAMS, simulate_cell
 from dpbandits.rng import derive_seed, stream_rngs
 from dpbandits.sim.checkpoints import CheckpointRecorder, checkpoint_grid
 from dpbandits.stats import holm
@@ -28,8 +28,7 @@ CHECKPOINTS = np.array([50, 100, 200, 400])
 
 def _cell(name, engine, eps=0.5, runs=300, tag="a", horizon=HORIZON, means=MEANS, **params):
     seed = derive_seed(123, "test-engines", name, engine, eps, tag)
-    return simulate_cell(name, means, eps, horizon, CHECKPOINTS, runs, seed, engine=engine,
-                         params=params)
+    return simulate(name, means, eps, horizon, runs, seed, params or None, checkpoints=CHECKPOINTS, engine=engine)
 
 
 def _pvalues(a, b):
@@ -43,7 +42,7 @@ def _pvalues(a, b):
     return pv
 
 
-@pytest.mark.parametrize("name", list(ALGORITHMS))
+@pytest.mark.parametrize("name", list(BANDIT_ALGORITHMS))
 def test_fast_engine_matches_reference_in_distribution(name):
     fast = _cell(name, "fast")
     ref = _cell(name, "reference")
@@ -208,7 +207,7 @@ def test_equivalence_test_has_power(name):
     assert reject.any()
 
 
-@pytest.mark.parametrize("name", list(ALGORITHMS))
+@pytest.mark.parametrize("name", list(BANDIT_ALGORITHMS))
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 def test_run_invariants(name, engine):
     res = _cell(name, engine, runs=20, tag="inv")
@@ -218,7 +217,7 @@ def test_run_invariants(name, engine):
     assert np.all(np.diff(res.regret, axis=1) >= 0)
     if name in ("anytime_lazy_ucb", "lazy_dp_ts"):  # U-1: one release per completed batch
         np.testing.assert_array_equal(res.releases, np.floor(np.log2(res.pulls + 1)).astype(int))
-    if not ALGORITHMS[name].private:
+    if not BANDIT_ALGORITHMS[name].private:
         assert np.all(res.releases == 0)
 
 
@@ -336,13 +335,13 @@ def test_kl_ucb_index_is_bit_identical_to_the_plain_bisection():
     ([0.75, 0.5, 0.25], 1.0, 20000), ([0.75, 0.625, 0.5, 0.375, 0.25], 0.25, 5000),
     ([0.5, 0.4, 0.4, 0.4, 0.4], 0.5, 3000), ([0.9, 0.4], 2.0, 2), ([0.3, 0.3, 0.6], 0.05, 500)])
 def test_adap_klucb_batched_runs_equal_runs_alone(means, eps, horizon):
-    """simulate_cell advances AdaP-KLUCB's runs together with one batched index; every run's
+    """simulate advances AdaP-KLUCB's runs together with one batched index; every run's
     regret, pulls and releases are those of the run simulated alone, bit for bit."""
     cps = checkpoint_grid(horizon, 20, 50)
     def seed():  # a fresh SeedSequence each time (spawn() advances its counter)
         return derive_seed(17, "adap-batch", eps, horizon)
 
-    cell = simulate_cell("adap_klucb", means, eps, horizon, cps, 25, seed(), params={"alpha": 3.1})
+    cell = simulate("adap_klucb", means, eps, horizon, 25, seed(), {"alpha": 3.1}, checkpoints=cps)
     for i, run_seed in enumerate(seed().spawn(25)):
         rngs = stream_rngs(run_seed, STREAMS)
         alone = adap_klucb.simulate_fast(np.array(means), eps, horizon, cps, rngs["rewards"],
@@ -365,8 +364,8 @@ def test_dp_se_epoch_length_and_elimination():
 def test_unknown_algorithm_and_bad_epsilon_are_rejected():
     seed = derive_seed(0, "x")
     with pytest.raises(ValueError, match="unknown algorithm"):
-        simulate_cell("nope", MEANS, 0.5, 10, CHECKPOINTS[:1], 1, seed)
+        simulate("nope", MEANS, 0.5, 100, 1, seed, checkpoints=CHECKPOINTS[:1])
     with pytest.raises(ValueError, match="epsilon must be > 0"):
-        simulate_cell("lazy_dp_ts", MEANS, 0.0, 100, CHECKPOINTS[:1], 1, seed)
+        simulate("lazy_dp_ts", MEANS, 0.0, 100, 1, seed, checkpoints=CHECKPOINTS[:1])
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
-        simulate_cell("dp_se", [0.5, 1.5], 0.5, 100, CHECKPOINTS[:1], 1, seed)
+        simulate("dp_se", [0.5, 1.5], 0.5, 100, 1, seed, checkpoints=CHECKPOINTS[:1])

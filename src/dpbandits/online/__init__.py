@@ -19,7 +19,7 @@ One module per algorithm; each holds the plain per-step reference class and the 
 * :mod:`.rnm_ftnl`, :mod:`.naive_ftnl`  full information: Algorithm 4 and the naive budget split
 
 :mod:`.api` maps algorithm names (as used in the config) to both engines and to their typed
-parameters; :mod:`.registry` keeps the figures' names and labels.
+parameters; its ``BANDIT_ALGORITHMS`` are the figures' names and labels.
 
 The paper's experiments (:mod:`.experiments`): the Figures 1-2 grid
 (:mod:`.experiments.figure_designs`), the bandit and full-information designs of the checks,

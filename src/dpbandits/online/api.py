@@ -63,7 +63,7 @@ from dpbandits.sim.reference import run_reference
 
 __all__ = ["simulate", "OnlineResult", "AlgorithmSpec", "ALGORITHMS", "AnytimeLazyUCBParams",
            "LazyDPTSParams", "DPSEParams", "AdaPKLUCBParams", "UCB1Params", "TSBetaParams",
-           "RNMFTNLParams", "NaiveFTNLParams", "STREAMS"]
+           "RNMFTNLParams", "NaiveFTNLParams", "STREAMS", "BANDIT_ALGORITHMS"]
 
 STREAMS = ("rewards", "noise", "policy")
 USER_STREAMS = ("rewards", "algorithm")
@@ -270,6 +270,10 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {s.name: s for s in [
     AlgorithmSpec("naive_ftnl", "naive FTNL", True, "full_info", "spec 6.3 (FT-5)", NaiveFTNLParams,
                   _naive_ftnl_fast),
 ]}
+
+# The bandit algorithms of Figures 1-2, in the figures' order (names, labels and privacy of the
+# config, the figures and the final-regret table).
+BANDIT_ALGORITHMS: dict[str, AlgorithmSpec] = {n: s for n, s in ALGORITHMS.items() if s.feedback == "bandit"}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,9 +25,8 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.io import read_results_or_quarantine, write_results
-from dpbandits.online.api import simulate
+from dpbandits.online.api import BANDIT_ALGORITHMS, simulate
 from dpbandits.online.interface import ExtraAlgorithm, extra_algorithms
-from dpbandits.online.registry import ALGORITHMS
 from dpbandits.rng import derive_seed
 from dpbandits.sim.checkpoints import checkpoint_grid
 
@@ -212,7 +211,7 @@ def aggregate_extra_blocks(paths: list[str]) -> tuple[pd.DataFrame, pd.DataFrame
 
 
 def label(algorithm: str) -> str:
-    return ALGORITHMS[algorithm].label
+    return BANDIT_ALGORITHMS[algorithm].label
 
 
 def run_block(job) -> None:

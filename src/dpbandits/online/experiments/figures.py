@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from dpbandits.online.registry import ALGORITHMS
+from dpbandits.online.api import BANDIT_ALGORITHMS
 from dpbandits.plotting import algorithm_palette, apply_style, save_figure
 from dpbandits.stats import mean_ci
 from dpbandits.tables import write_table
@@ -43,13 +43,13 @@ def plot_setting(long: pd.DataFrame, setting: str, means, pdf_path, png_path,
     curves = _curves(data)
     epsilons = sorted(curves.epsilon.dropna().unique())
     extra_labels = dict(extra_labels or {})
-    names = list(ALGORITHMS) + [n for n in extra_labels if n not in ALGORITHMS]
+    names = list(BANDIT_ALGORITHMS) + [n for n in extra_labels if n not in BANDIT_ALGORITHMS]
     palette = algorithm_palette(names)
     fig, axes = plt.subplots(1, len(epsilons), figsize=(4.2 * len(epsilons), 3.6), sharey=False)
     axes = np.atleast_1d(axes)
     for ax, eps, letter in zip(axes, epsilons, "abcdefgh", strict=False):
         for name in names:
-            info = ALGORITHMS.get(name)
+            info = BANDIT_ALGORITHMS.get(name)
             private = info.private if info else True
             sel = curves[(curves.algorithm == name)
                          & (np.isclose(curves.epsilon, eps) if private else curves.epsilon.isna())]
@@ -83,7 +83,7 @@ def final_regret_table(per_run: pd.DataFrame, horizon: int, tex_path, csv_path,
     bootstraps draw after the paper's, so adding one leaves the paper's rows unchanged)."""
     extra_labels = dict(extra_labels or {})
     rows = []
-    tables = [(per_run, lambda alg: ALGORITHMS[alg].label)]
+    tables = [(per_run, lambda alg: BANDIT_ALGORITHMS[alg].label)]
     if extra_runs is not None and len(extra_runs):
         tables.append((extra_runs, lambda alg: _extra_label(extra_labels.get(alg, alg))))
     for runs, label in tables:
@@ -94,7 +94,7 @@ def final_regret_table(per_run: pd.DataFrame, horizon: int, tex_path, csv_path,
                          "label": label(alg), "T": horizon, "n_runs": len(values),
                          "mean": mean, "sd": float(values.std(ddof=1)), "ci_low": lo, "ci_high": hi})
     frame = pd.DataFrame(rows)
-    names = list(ALGORITHMS) + sorted(set(frame.algorithm) - set(ALGORITHMS))
+    names = list(BANDIT_ALGORITHMS) + sorted(set(frame.algorithm) - set(BANDIT_ALGORITHMS))
     order = {name: i for i, name in enumerate(names)}
     frame = frame.sort_values(["setting", "epsilon", "algorithm"],
                               key=lambda c: c.map(order) if c.name == "algorithm" else c,
