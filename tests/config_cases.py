@@ -55,6 +55,8 @@ BAD_VALUES = [
     (["online", "figures", "settings", "setting2", "figure"], "fig1", "'online.figures.settings.setting2.figure'"),
     (["online", "figures", "settings", "setting1", "means"], [0.5, 0.5, 0.2], "a unique best arm"),
     (["contextual", "fig6", "batch"], 5000, "'contextual.fig6.batch': 5000"),
+    # string patterns anchored for real (a schema's $ also matches before a final newline)
+    (["online", "figures", "settings", "setting1", "figure"], "fig1\n", "'online.figures.settings.setting1.figure'"),
 ]
 
 

@@ -124,6 +124,14 @@ def test_the_smoke_config_names_both_examples_and_they_validate(repo):
     (lambda e: e[1].update({"name": "lazy_dp_ts"}), "not taken by the paper's algorithms"),
     (lambda e: e[1].pop("epsilon_accounting"), "missing key(s) 'epsilon_accounting'"),
     (lambda e: e[1].update({"bogus": 1}), "unknown key(s) 'bogus'"),
+    (lambda e: e[0].update({"name": "dp_ucb_tree\n"}), "online.extra_algorithms[0].name"),
+    # every id the names produce is unique: X-AUDIT-DP-UCB-TREE-CONTROL is entry 0's control row
+    (lambda e: e[1].update({"name": "dp_ucb_tree_control"}),
+     "'online.extra_algorithms[1].name': 'dp_ucb_tree_control' is not allowed; allowed: a name whose check ids do "
+     "not collide with another entry's (X-AUDIT-DP-UCB-TREE-CONTROL is also online.extra_algorithms[0]'s)"),
+    # params of the right name and the wrong type: a dry run meets the job's error before any job
+    (lambda e: e[0].update({"params": {"width": "wide"}}),
+     "'online.extra_algorithms[0].params': a dry run (per-step, K = 2, epsilon = 1, 5 rounds) fails: ValueError"),
 ])
 def test_bad_extra_algorithms_are_rejected_before_any_job(repo, mutate, expected):
     cfg = _smoke(repo)
@@ -194,3 +202,47 @@ def test_the_dag_guard_counts_the_extra_algorithms(repo):
         validate_config(cfg)
     msg = str(info.value)  # 2 settings x 2000 blocks x ((4 + 2) x 3 epsilons + 2 references)
     assert "('online.figures.algorithms' (4) + 'online.extra_algorithms' (2))" in msg and "80,000 simulate jobs" in msg
+
+
+class ArmOutOfRange(PerStepOnly):
+    """select() returns -1, which numpy would silently read as the last arm."""
+
+    def select(self, t):
+        return -1
+
+
+class FloatArms:
+    """A vectorised select() returning a float, which an int cast would silently read as arm 0."""
+
+    def __init__(self, n_arms, epsilon, horizon, rng, *, copies=None):
+        self.copies = copies
+
+    def select(self, t):
+        return 0.9 if self.copies is None else np.full(self.copies, 0.9)
+
+    def update(self, t, arm, reward):
+        pass
+
+
+def test_every_arm_a_class_returns_is_checked_where_it_returns_it():
+    from dpbandits.online import simulate
+
+    with pytest.raises(ValueError, match=r"ArmOutOfRange.select\(t=1\) returned -1; allowed: an integer arm in \[0, 1\]"):
+        simulate(ArmOutOfRange, [0.6, 0.4], 1.0, 10, 1, 0)
+    with pytest.raises(ValueError, match=r"FloatArms.select\(t=1\) with copies=3 returned 0.9"):
+        simulate(FloatArms, [0.6, 0.4], 1.0, 10, 3, 0)  # fast engine: the vectorised interface
+    with pytest.raises(ValueError, match=r"FloatArms.select\(t=1\) returned 0.9"):
+        simulate(FloatArms, [0.6, 0.4], 1.0, 10, 2, 0, engine="reference")
+    with pytest.raises(ValueError, match=r"FloatArms.select\(t=1\) with copies=50 returned 0.9"):
+        audit_class(FloatArms, {}, 1.0, 1.0, 50, np.random.default_rng(0))
+    problems = interface.dry_run_problems(FloatArms, {})
+    assert len(problems) == 2 and "per-step" in problems[0] and "copies=2" in problems[1]
+    assert interface.dry_run_problems(interface.load_algorithm(DP_UCB), {"width": 1.0}) == []
+
+
+def test_a_module_that_exits_on_import_is_a_clear_error(tmp_path):
+    """sys.exit on import must not end the run with exit 0 and no message: it is an import error."""
+    module = tmp_path / "exits.py"
+    module.write_text("import sys\nsys.exit(0)\n")
+    with pytest.raises(ValueError, match="cannot import .*exits.py.*SystemExit"):
+        interface.load_algorithm(f"{module}:Anything")

@@ -36,7 +36,8 @@ does ``simulate(..., engine="fast")`` (the runs of a cell advance together); wit
 per-step objects one after the other.
 
 The workflow names a class in the config (``online.extra_algorithms``, validated before any job
-by :func:`extra_algorithm_problems`): ``import`` is ``"package.module:Class"`` (importable from
+by :func:`extra_algorithm_problems`, a dry run of a few rounds included; every arm a class returns
+is checked where it returns it, :func:`dpbandits.sim.reference.checked_arm`): ``import`` is ``"package.module:Class"`` (importable from
 the installed packages or the working directory) or ``"path/to/file.py:Class"`` (relative to the
 working directory). ``examples/`` holds a private DP-UCB with tree-based counters and a
 deliberately leaky UCB that the audit refutes.
@@ -53,10 +54,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+import numpy as np
+
+from dpbandits.sim.reference import checked_arm, checked_arms
+
 __all__ = ["BanditAlgorithm", "load_algorithm", "algorithm_params", "check_algorithm_params", "interface_problems",
            "supports_copies", "supports_noise_multiplier", "is_private", "ExtraAlgorithm",
            "extra_algorithms", "extra_algorithm_problems", "source_file", "REQUIRED_ARGS",
-           "PAPER_NAMES"]
+           "PAPER_NAMES", "checked_arm", "checked_arms", "extra_check_ids", "dry_run_problems"]
 
 REQUIRED_ARGS = ("n_arms", "epsilon", "horizon", "rng")
 _ENGINE_ARGS = ("copies",)  # keywords the engines set, not parameters of the algorithm
@@ -125,7 +130,7 @@ def load_algorithm(import_path: str) -> type:
         mod = _module(module)
     except ValueError:
         raise
-    except Exception as exc:  # noqa: BLE001 - any import failure of user code is reported
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any import failure of user code is reported
         raise ValueError(f"cannot import {module!r}: {type(exc).__name__}: {exc}") from exc
     cls = getattr(mod, name, None)
     if cls is None:
@@ -247,7 +252,7 @@ class ExtraAlgorithm:
     @property
     def check_id(self) -> str:
         """The name as it appears in claim ids (X-AUDIT-<ID>, X-REGRET-<ID>)."""
-        return self.name.upper().replace("_", "-")
+        return _id_part(self.name)
 
 
 def extra_algorithms(online: Mapping) -> list[ExtraAlgorithm]:
@@ -255,12 +260,45 @@ def extra_algorithms(online: Mapping) -> list[ExtraAlgorithm]:
     return [ExtraAlgorithm.from_config(e) for e in online.get("extra_algorithms") or []]
 
 
+def _id_part(name: str) -> str:
+    return name.upper().replace("_", "-")
+
+
+def extra_check_ids(name: str) -> tuple[str, ...]:
+    """Every check id an extra algorithm's name produces (its audit, its control, its regret)."""
+    cid = _id_part(name)
+    return (f"X-AUDIT-{cid}", f"X-AUDIT-{cid}-CONTROL", f"X-REGRET-{cid}")
+
+
+def dry_run_problems(cls, params: Mapping, steps: int = 5) -> list[str]:
+    """A dry construction of ``cls`` with ``params`` (K = 2, epsilon = 1, T = ``steps``) and its
+    first rounds, per-step and, if it has them, with two copies: the errors a job would meet."""
+    out = []
+    for copies in ((None, 2) if supports_copies(cls) else (None,)):
+        where = "per-step" if copies is None else f"with copies={copies}"
+        try:
+            kw = dict(params) if copies is None else {**params, "copies": copies}
+            alg = cls(2, 1.0, steps, np.random.default_rng(0), **kw)
+            for t in range(1, steps + 1):
+                if copies is None:
+                    arm = checked_arm(alg.select(t), 2, cls.__name__, t)
+                    alg.update(t, arm, 1.0)
+                else:
+                    arms = checked_arms(alg.select(t), 2, copies, cls.__name__, t)
+                    alg.update(t, arms, np.ones(copies))
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of user code is reported
+            out.append(f"a dry run ({where}, K = 2, epsilon = 1, {steps} rounds) fails: {type(exc).__name__}: {exc}")
+    return out
+
+
 def extra_algorithm_problems(entries, key: str = "online.extra_algorithms") -> list[str]:
     """Problems of the ``online.extra_algorithms`` entries the schema cannot see: a name taken by
-    the paper's algorithms or used twice, and, for each ``import``, that the module imports, the
-    class exists and implements the per-step interface, and its ``params`` are parameters of it.
-    Each problem names its key (``online.extra_algorithms[0].import``)."""
-    out, seen = [], {}
+    the paper's algorithms or used twice, or two names whose check ids collide (``leaky`` and
+    ``leaky_control`` both produce X-AUDIT-LEAKY-CONTROL), and, for each ``import``, that the module
+    imports, the class exists and implements the per-step interface, its ``params`` are parameters
+    of it, and a dry run with them (construction and a few rounds) succeeds. Each problem names its
+    key (``online.extra_algorithms[0].import``)."""
+    out, seen, ids = [], {}, {}
     for i, entry in enumerate(entries or []):
         if not isinstance(entry, Mapping):
             continue
@@ -274,6 +312,13 @@ def extra_algorithm_problems(entries, key: str = "online.extra_algorithms") -> l
                        f"used by another entry (used at {key}[{seen[name]}])")
         else:
             seen[name] = i
+            for cid in extra_check_ids(name) if isinstance(name, str) else ():
+                if cid in ids:
+                    out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name whose check ids "
+                               f"do not collide with another entry's ({cid} is also {key}[{ids[cid]}]'s)")
+                    break
+            for cid in extra_check_ids(name) if isinstance(name, str) else ():
+                ids.setdefault(cid, i)
         path = entry.get("import")
         if not isinstance(path, str):
             continue
@@ -289,9 +334,11 @@ def extra_algorithm_problems(entries, key: str = "online.extra_algorithms") -> l
                        f"interface of dpbandits.online.interface: {'; '.join(problems)}")
             continue
         try:
-            check_algorithm_params(cls, entry.get("params"))
+            params = check_algorithm_params(cls, entry.get("params"))
         except ValueError as exc:
             out.append(f"config key '{where}.params': {exc}")
+        else:
+            out += [f"config key '{where}.params': {p}" for p in dry_run_problems(cls, params)]
         if not is_private(cls):
             out.append(f"config key '{where}.import': {path!r} says private = False; allowed: a "
                        "private algorithm (the extra algorithms are drawn in the private panels "

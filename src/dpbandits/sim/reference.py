@@ -2,7 +2,9 @@
 
 It runs any algorithm that has the family interface ``select(t) -> arm`` and
 ``update(t, arm, reward)`` one round at a time, drawing the reward of the pulled arm from the
-environment. It is deliberately simple: every fast engine is tested against it.
+environment. It is deliberately simple: every fast engine is tested against it. Every arm an
+algorithm returns is checked where it returns it (:func:`checked_arm`: an integer in [0, K - 1],
+never a float or a negative index that numpy would read as another arm).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["RunResult", "run_reference"]
+__all__ = ["RunResult", "run_reference", "checked_arm", "checked_arms"]
 
 
 @dataclass
@@ -25,6 +27,29 @@ class RunResult:
     actions: np.ndarray | None = None
 
 
+def checked_arm(arm, k: int, who: str, t: int) -> int:
+    """``arm`` as returned by ``who``'s ``select(t)``, if it is an integer in [0, k - 1] (never a
+    float, a bool or a negative index, which numpy would silently read as another arm)."""
+    if isinstance(arm, (bool, np.bool_)) or not isinstance(arm, (int, np.integer)) or not 0 <= arm < k:
+        raise ValueError(f"{who}.select(t={t}) returned {arm!r}; allowed: an integer arm in [0, {k - 1}]")
+    return int(arm)
+
+
+def checked_arms(arms, k: int, copies: int, who: str, t: int) -> np.ndarray:
+    """The arms of a vectorised ``select(t)`` (``copies`` of them), if they are integers in
+    [0, k - 1] with shape (copies,)."""
+    a = np.asarray(arms)
+    if a.shape != (copies,):
+        raise ValueError(f"{who}.select(t={t}) with copies={copies} returned shape {a.shape}; expected ({copies},)")
+    if a.dtype.kind not in "iu" or (a.size and (a.min() < 0 or a.max() >= k)):
+        bad = a[(a < 0) | (a >= k)] if a.dtype.kind in "iuf" else a
+        shown = (bad if bad.size else a).flat[0]
+        shown = shown.item() if hasattr(shown, "item") else shown
+        raise ValueError(f"{who}.select(t={t}) with copies={copies} returned {shown!r} (dtype {a.dtype}); allowed: "
+                         f"integer arms in [0, {k - 1}]")
+    return a.astype(np.int64, copy=False)
+
+
 def run_reference(algorithm, env, horizon: int, checkpoints: np.ndarray,
                   reward_rng: np.random.Generator, record_actions: bool = False) -> RunResult:
     gaps = env.gaps
@@ -35,7 +60,7 @@ def run_reference(algorithm, env, horizon: int, checkpoints: np.ndarray,
     regret = 0.0
     c = 0
     for t in range(1, horizon + 1):
-        arm = algorithm.select(t)
+        arm = checked_arm(algorithm.select(t), env.n_arms, type(algorithm).__name__, t)
         algorithm.update(t, arm, env.reward(t, arm, reward_rng))
         pulls[arm] += 1
         regret += gaps[arm]

@@ -49,6 +49,7 @@ from dpbandits.online.interface import (
     supports_noise_multiplier,
 )
 from dpbandits.rng import make_rng
+from dpbandits.sim.reference import checked_arm, checked_arms
 from dpbandits.stats import bootstrap_ratio_of_means
 
 __all__ = ["class_action_codes", "audit_class", "audit_extra", "check_x_audit", "check_x_regret",
@@ -71,12 +72,8 @@ def class_action_codes(cls, params, table: np.ndarray, epsilon: float, n_samples
     codes = np.zeros(n_samples, dtype=np.int64)
     if supports_copies(cls):
         alg = cls(k, epsilon, horizon, rng, copies=n_samples, **kw)
-        rows = np.arange(n_samples)
         for t in range(1, horizon + 1):
-            arms = np.asarray(alg.select(t), dtype=np.int64)
-            if arms.shape != rows.shape:
-                raise ValueError(f"{cls.__name__}.select(t) with copies={n_samples} returned shape "
-                                 f"{arms.shape}; expected ({n_samples},)")
+            arms = checked_arms(alg.select(t), k, n_samples, cls.__name__, t)
             alg.update(t, arms, table[t - 1, arms])
             codes = codes * k + arms
         return codes
@@ -84,7 +81,7 @@ def class_action_codes(cls, params, table: np.ndarray, epsilon: float, n_samples
         alg = cls(k, epsilon, horizon, rng, **kw)
         code = 0
         for t in range(1, horizon + 1):
-            arm = int(alg.select(t))
+            arm = checked_arm(alg.select(t), k, cls.__name__, t)
             alg.update(t, arm, float(table[t - 1, arm]))
             code = code * k + arm
         codes[i] = code
