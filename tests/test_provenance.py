@@ -132,6 +132,25 @@ def test_a_new_grid_value_adds_its_cells_and_reruns_nothing_else_upstream(tree):
 
 
 @pytest.mark.workflow
+def test_jobs_rerun_only_for_what_they_read_of_an_extra_algorithm(tree):
+    """An extra algorithm's label reruns its audit's text and the drawings, not its simulations;
+    the paper's audit size reruns the paper's audits, not the extra algorithms' (they have their
+    own audit_samples)."""
+    cfg_path = tree / "config/smoke.yaml"
+    original = cfg_path.read_text()
+    cfg = yaml.safe_load(original)
+    cfg["online"]["extra_algorithms"][0]["label"] = "DP-UCB (renamed)"
+    cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
+    planned = _planned(tree, *SMOKE)
+    assert "online_extra_simulate" not in planned and "online_simulate" not in planned
+    assert {"online_extra_audit", "online_figure"} <= set(planned)
+    cfg_path.write_text(original)
+    _edit_smoke(tree, "online.audit.samples", 50000)
+    planned = _planned(tree, *SMOKE)
+    assert "audit_online_dp_se" in planned and "online_extra_audit" not in planned
+
+
+@pytest.mark.workflow
 def test_another_seed_reruns_every_seeded_job_and_no_exact_check(tree):
     planned = _planned(tree, *SMOKE, "--config", "seed=8")
     exact = {c.rule for c in registry.all_checks() if not c.seeded and not c.inputs}

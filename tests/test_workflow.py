@@ -232,6 +232,22 @@ def test_rerun_does_nothing(smoke_run, tmp_path):
     assert "Nothing to be done" in proc.stdout + proc.stderr
 
 
+def test_a_configfile_is_the_whole_configuration(repo, tmp_path):
+    """--configfile means exactly that file (and --config overrides): config/config.yaml does not
+    add a figure setting or extra algorithms the file leaves out."""
+    work = _copy_workflow(repo, tmp_path / "exact")
+    text = (work / "config" / "smoke.yaml").read_text()
+    lines = [line for line in text.splitlines() if "setting2:" not in line]
+    start = next(i for i, line in enumerate(lines) if line.startswith("  extra_algorithms:"))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("    ") and lines[i].strip())
+    (work / "mine.yaml").write_text("\n".join(lines[:start] + lines[end:]) + "\n")
+    proc = _snakemake(work, "-n", "--cores", "2", "--configfile", "mine.yaml", "--config", "seed=3")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout + proc.stderr
+    assert "figures/online/fig1.pdf" in out and "figures/online/fig2.pdf" not in out
+    assert "online_extra_simulate" not in out and "results/smoke/seed3/" in out
+
+
 def test_dry_run_shows_the_dag(repo, tmp_path):
     work = _copy_workflow(repo, tmp_path / "dry")
     proc = _snakemake(work, "-n", "--cores", "2", "--configfile", "config/smoke.yaml")

@@ -1,6 +1,7 @@
 # Shared set-up: config validation (before any job runs), the output roots, what each job depends
 # on (params.config and params.code, see dpbandits.workflow.provenance) and the helper functions, so that
 # rules carry no lambdas.
+import copy
 import hashlib
 from pathlib import Path
 
@@ -12,6 +13,12 @@ from dpbandits.workflow.jobs import run_job
 from dpbandits.workflow.guard import prepare_workdir
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
+# A --configfile is the whole configuration (each must be complete, checked below): the workflow's
+# own config/config.yaml fills in nothing it leaves out (a figure setting, extra_algorithms);
+# --config key=value still overrides. Snakemake would merge the two.
+if workflow.overwrite_configfiles:
+    config.clear()
+    config.update(copy.deepcopy(workflow.config_settings.overwrite_config))
 # Every config file re-read strictly (duplicate keys), each --configfile complete, the merged
 # config (schema, cross-field rules, DAG size): all problems in one error, before any job.
 validate_workflow_config(
@@ -251,10 +258,11 @@ def online_extra_blocks(wildcards):
 
 
 def online_extra_entry(wildcards):
-    """The config entry of one extra algorithm (``params.extra`` of its simulate job)."""
+    """What the simulate job of one extra algorithm reads of its config entry (``params.extra``):
+    its name, import and params; its label, audit settings and accounting rerun no simulation."""
     for entry in config["online"]["extra_algorithms"]:
         if entry["name"] == wildcards.algorithm:
-            return dict(entry)
+            return {k: entry[k] for k in ("name", "import", "params") if k in entry}
     raise ValueError(f"no extra algorithm {wildcards.algorithm!r} in online.extra_algorithms")
 
 

@@ -178,7 +178,8 @@ CHECKS = [
 XC = "dpbandits.online.checks.extra"
 CHECKS += [
     Check("X-AUDIT", PAPER, "online_extra_audit", f"{XC}:check_x_audit", call="seeds",
-          config=("online.audit", "online.extra_algorithms"),
+          config=("online.audit.epsilon", "online.audit.confidence", "online.audit.control_noise_multiplier",
+                  "online.extra_algorithms"),
           title="black-box audit of each extra algorithm at its claimed epsilon, with its negative control"),
     Check("X-REGRET", PAPER, "online_extra_regret", f"{XC}:check_x_regret",
           inputs={"runs": ("agg/online/figures_runs.parquet",), "extra": ("agg/online/extra_runs.parquet",)},
