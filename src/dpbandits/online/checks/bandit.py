@@ -289,14 +289,15 @@ def check_bt5(tables, rng, n_boot, scale) -> CheckOutput:
                                    [0.025, 0.975])
         bound = thm3_bound(means, c.epsilon, int(c.horizon))
         ratio = upper / bound
+        label = f"{c.instance} K={c.K} eps={c.epsilon:g}"
         cis.append((lower / bound, ratio))
         cells.append((runs.mean() / bound, lower / bound, ratio, c.horizon * float(np.max(means.max() - means)) / bound,
-                      f"{c.instance} K={c.K} eps={c.epsilon:g}"))
+                      label))
         gaps = (means.max() - means)[means < means.max()]
         ratio_c = max(ratio_c, runs.mean() / (math.log(c.horizon) * np.sum(1 / np.minimum(gaps, c.epsilon))))
         n_cells, n_runs = n_cells + 1, runs.size
         if ratio > worst:
-            worst, where = ratio, f"{c.instance} K={c.K} eps={c.epsilon:g}"
+            worst, where = ratio, label
     row = _claim(
         "BT-5", "Thm 3 (App. B.2.1 constants)", "theorem",
         f"Alg. 1's regret is below sum_j Delta_j (2^(d_j+2) - 1 + 2 log2 T) in {n_cells} cells "

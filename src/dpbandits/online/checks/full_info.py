@@ -157,14 +157,13 @@ def check_ft2(tables, rng, n_boot, scale) -> CheckOutput:
             lower, upper = np.quantile(_boot_means(runs, rng, n_boot), [0.025, 0.975])
             inst = instance_of(c.instance, c.K, c.gap)
             bound = thm9_bound(inst.gaps, c.epsilon)
-            cis.append((lower / bound, upper / bound))
-            cells.append((runs.mean() / bound, lower / bound, upper / bound,
-                          c.horizon * float(np.max(inst.gaps)) / bound, f"{c.instance} K={c.K} Delta={c.gap:g} eps={c.epsilon:g}"))
             label = f"{c.instance} K={c.K} Delta={c.gap:g} eps={c.epsilon:g}"
+            cis.append((lower / bound, upper / bound))
+            cells.append((runs.mean() / bound, lower / bound, upper / bound, c.horizon * float(np.max(inst.gaps)) / bound,
+                          label))
             n_cells, n_runs = n_cells + 1, runs.size
             if upper / bound > worst:
                 worst, worst_label = upper / bound, label
-
     verdict = bound_verdict(cis)
     claim = (f"Explicit Theorem 9 bound 1 + sum_l 256 (1 + ln|J_l|) / min(Delta_(l), eps) holds on "
              f"F-hard, F-eq and F-dbl ({n_cells} cells; tightest: {worst_label}, at {worst:.1%} of the "
