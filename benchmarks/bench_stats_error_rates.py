@@ -40,6 +40,7 @@ import pandas as pd
 from dpbandits.contextual.checks import evidence
 from dpbandits.evidence.checks import band_verdict, upper_verdict, worst_case
 from dpbandits.evidence.inventory import combine_verdicts
+from dpbandits.online.checks.evidence import LOG_GROWTH_LIMIT, decade_growth, log_t_regime
 from dpbandits.quantile.checks.common import EqualFamily, RateFamily
 from dpbandits.stats import (
     bootstrap_ratio_of_means,
@@ -416,6 +417,31 @@ def rule_stable_over_seeds(rng, rule, seeds=5):
     return verdicts.pop() if len(verdicts) == 1 else "INCONCLUSIVE"
 
 
+def regret_curves(rng, law, onset=1e3, runs=30, horizon=10**6, gap=0.5):
+    """Per-run regret at 9 log-spaced t on [T/100, T] of a two-armed bandit (gap 0.5), and the
+    trivial policy's regret at T. ``log``: the suboptimal arm pulled in doubling batches in its log T
+    regime, 2^ceil(log2(c ln(t / onset))) pulls (c ~ U(5, 15) per run: a step each time ln t doubles);
+    ``staircase``: still exploring in doubling batches, 0.15 x 2^floor(log2 t + u) pulls (phase
+    u ~ U(0, 1) per run: a step each time t doubles, about 0.3 x random play's regret)."""
+    ts = np.rint(np.geomspace(horizon / 100, horizon, 9))
+    if law == "log":
+        c = rng.uniform(5, 15, (runs, 1))
+        pulls = 2.0 ** np.ceil(np.log2(np.maximum(c * np.log(ts / onset), 1.0)))
+    else:
+        pulls = 0.15 * 2.0 ** np.floor(np.log2(ts) + rng.uniform(0, 1, (runs, 1)))
+    return ts, gap * pulls, horizon * gap / 2
+
+
+def rule_log_regime(rng, law, onset=1e3):
+    """The log T regime guard of the online rate claims (BT-2, BT-3, BT-4) as a classifier: PASS when
+    :func:`log_t_regime` admits the cell (the rate is judged), FAIL when the growth exponent's CI lies
+    at or above the limit (the guard refuses it with confidence), else INCONCLUSIVE."""
+    ts, mat, trivial = regret_curves(rng, law, onset)
+    if log_t_regime([("cell", ts, mat, trivial)], rng, N_BOOT)["regime"]:
+        return "PASS"
+    return "FAIL" if decade_growth(ts, mat, rng, N_BOOT)[1] >= LOG_GROWTH_LIMIT else "INCONCLUSIVE"
+
+
 CLAIM_CASES = [
     ("bootstrap_ratio_of_means over the alpha range", "FIG-C1: similar (every CI in [1/3, 3]) at both ends of "
      "AdaP's alpha range; dissimilar at both: FAIL; else INCONCLUSIVE", "rho = 1 at both ends", "must PASS",
@@ -447,6 +473,16 @@ CLAIM_CASES = [
     ("loglog_slope over the radius constant's range", "F7a-EPS<eps> (as above)", "slope 0.6 at the smallest c, 1 at "
      "the others (depends on c: INCONCLUSIVE is right)", "boundary", "8 n (two decades) x 30 runs per c, tau 0.05",
      lambda r: rule_sublinear_range(r, (0.6, 1.0, 1.0))),
+    ("log_t_regime (online rate claims' guard)", "BT-2/BT-3/BT-4 judged only in the log T regime: R(T) below half "
+     "the trivial policy's and log10(R(T) / R(T/10)) CI below 0.5; PASS = judged, FAIL = growth CI >= 0.5",
+     "log T regime, onset T/1000, doubling batches (steps when ln t doubles)", "must PASS",
+     "9 t on [T/100, T], 30 runs", lambda r: rule_log_regime(r, "log", 1e3)),
+    ("log_t_regime (online rate claims' guard)", "BT-2/BT-3/BT-4's regime guard (as above)",
+     "log T law with onset T/30 (growth exponent 0.5 on average)", "boundary", "9 t on [T/100, T], 30 runs",
+     lambda r: rule_log_regime(r, "log", 10**6 / 30)),
+    ("log_t_regime (online rate claims' guard)", "BT-2/BT-3/BT-4's regime guard (as above)",
+     "exploration's doubling staircase at about 0.3 x random play's regret (the old guard admits it)",
+     "must FAIL", "9 t on [T/100, T], 30 runs", lambda r: rule_log_regime(r, "staircase")),
 ]
 
 

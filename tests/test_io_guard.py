@@ -26,7 +26,13 @@ from dpbandits.io import (
     read_results_or_quarantine,
     write_results,
 )
-from dpbandits.workflow.guard import OWNER_FILE, VERIFIED_FILE, prepare_workdir
+from dpbandits.workflow.guard import (
+    OWNER_FILE,
+    VERIFIED_FILE,
+    in_scope,
+    other_runs_here,
+    prepare_workdir,
+)
 
 
 def _table(n=20_000):
@@ -136,6 +142,18 @@ def _wait_for_exec(pid, word, timeout=10.0):
         time.sleep(0.01)
 
 
+def _fake_snakemake(cwd, argv0=None):
+    """A live process whose command line is that of a Snakemake run (``python .../snakemake``),
+    working in ``cwd``."""
+    cwd.mkdir(parents=True, exist_ok=True)
+    script = cwd.parent / "bin" / "snakemake"
+    script.parent.mkdir(exist_ok=True)
+    script.write_text("import time\ntime.sleep(30)\n")
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=cwd)
+    _wait_for_exec(proc.pid, b"bin/snakemake")
+    return proc
+
+
 def _dead_pid():
     proc = subprocess.Popen([sys.executable, "-c", "pass"])
     proc.wait()
@@ -175,9 +193,8 @@ def test_locks_of_a_live_or_unknown_owner_are_left_alone(tmp_path, owner):
     bad = work / "results" / "sim" / "b.parquet"
     bad.write_bytes(b"not parquet")
     if owner == "live":  # a live snakemake process on this host owns the run
-        proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", "snakemake"])
+        proc = _fake_snakemake(tmp_path / "elsewhere")
         try:
-            _wait_for_exec(proc.pid, b"snakemake")
             _own(work, proc.pid)
             report = prepare_workdir(work)
         finally:
@@ -258,3 +275,83 @@ def test_a_checksum_sidecar_without_its_table_is_removed(tmp_path):
     report = prepare_workdir(work)
     assert report.orphaned_sidecars == [checksum_path(path)] and not checksum_path(path).exists()
     assert "checksum file(s) whose table is gone" in " ".join(report.messages())
+
+
+def test_a_run_alive_in_the_directory_keeps_its_locks_whatever_the_owner_record_says(tmp_path):
+    # A run sets up; `snakemake --list-rules` started meanwhile records itself as the owner and
+    # exits; a second run must still see the first one alive and leave its locks alone.
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("needs /proc")
+    work = _workdir(tmp_path / "work")
+    lock = _lock(work)
+    _own(work, _dead_pid())  # the --list-rules process, gone
+    bad = work / "results" / "sim" / "b.parquet"
+    bad.write_bytes(b"not parquet")
+    proc = _fake_snakemake(work)
+    try:
+        assert other_runs_here(work) == [proc.pid]
+        report = prepare_workdir(work)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert report.live_owner and not report.changed and lock.exists() and bad.exists()
+    assert other_runs_here(work) == []
+    assert prepare_workdir(work).stale_locks == [lock] and not lock.exists()  # now they are stale
+
+
+def test_a_process_that_only_names_a_snakemake_file_is_not_a_run(tmp_path):
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("needs /proc")
+    work = _workdir(tmp_path)
+    (work / ".snakemake" / "log").mkdir()
+    log = work / ".snakemake" / "log" / "run.snakemake.log"
+    log.write_text("")
+    proc = subprocess.Popen(["tail", "-f", str(log)], cwd=work, stdout=subprocess.DEVNULL)
+    try:
+        _wait_for_exec(proc.pid, b"tail")
+        assert other_runs_here(work) == []
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_run_removes_only_outputs_of_its_own_scale(tmp_path):
+    # After a paper-scale run, `rm -rf results/paper` then a smoke run: the paper-scale reports
+    # computed from the deleted tables are not the smoke run's to remove (it would not rebuild
+    # them); the next paper-scale run removes and rebuilds them.
+    work = _workdir(tmp_path)
+    table = "results/paper/seed1/agg/online/runs.parquet"
+    report_csv, smoke_csv = work / "reports/tables/online/x.csv", work / "reports/smoke/tables/x.csv"
+    for path in (report_csv, smoke_csv):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("a\n")
+    write_results(_table(), work / "results/smoke/seed1/agg/online/runs.parquet")
+    _metadata(work, table, [])
+    _metadata(work, "reports/tables/online/x.csv", [table])
+    _metadata(work, "results/smoke/seed1/agg/online/runs.parquet", [])
+    _metadata(work, "reports/smoke/tables/x.csv", ["results/smoke/seed1/agg/online/runs.parquet"])
+    smoke = prepare_workdir(work, scale="smoke")
+    assert smoke.missing == [] and smoke.invalidated == [] and report_csv.exists() and smoke_csv.exists()
+    paper = prepare_workdir(work, dryrun=True, scale="paper")
+    assert paper.missing == [work / table] and paper.invalidated == [report_csv]
+    # a damaged deliverable of the other scale is left alone too
+    smoke_csv.write_text("b\n")
+    record = {"path": "reports/smoke/tables/x.csv", "sha256": hashlib.sha256(b"a\n").hexdigest()}
+    (work / ".snakemake/dpbandits/outputs").mkdir(parents=True)
+    (work / ".snakemake/dpbandits/outputs/r.json").write_text(json.dumps(record))
+    assert prepare_workdir(work, dryrun=True, scale="paper").damaged == []
+    assert prepare_workdir(work, dryrun=True, scale="smoke").damaged == [smoke_csv]
+    with pytest.raises(ValueError, match="scale must be one of"):
+        prepare_workdir(work, scale="huge")
+
+
+@pytest.mark.parametrize(("path", "paper", "smoke"), [
+    ("results/paper/seed1/a.parquet", True, False),
+    ("results/smoke/seed1/a.parquet", False, True),
+    ("reports/tables/online/x.csv", True, False),
+    ("reports/claims.csv", True, False),
+    ("reports/smoke/claims.csv", False, True),
+    ("README.md", False, False),
+])
+def test_the_scope_of_a_scale(path, paper, smoke):
+    assert (in_scope(path, "paper"), in_scope(path, "smoke"), in_scope(path, None)) == (paper, smoke, True)

@@ -146,6 +146,34 @@ def test_rate_claims_at_the_trivial_regret_are_pre_asymptotic(check, fraction):
     assert {r.reason for r in rows.values()} == {"pre_asymptotic"}, {k: r.claim for k, r in rows.items()}
 
 
+def staircase_law(means, eps, t):
+    """Exploration in doubling batches at 0.3 x random play's regret: a step each time t doubles."""
+    return 0.3 * trivial_law(means, eps, 2.0 ** math.floor(math.log2(t)))
+
+
+@pytest.mark.parametrize("check", ["BT-2", "BT-4"])
+def test_rate_claims_on_a_doubling_staircase_are_pre_asymptotic(check):
+    # Well below half random play's regret, yet still growing like t: not the log T regime the
+    # theorems' ln T / eps term describes, so the eps and K scalings are not judged there
+    rows = _judged(check, _tables(staircase_law))
+    assert {r.reason for r in rows.values()} == {"pre_asymptotic"}, {k: r.claim for k, r in rows.items()}
+    assert all("doubling staircase" in r.evidence.regime_note for r in rows.values())
+
+
+def test_decade_growth_tells_a_log_law_from_a_staircase():
+    from dpbandits.online.checks.evidence import LOG_GROWTH_LIMIT, decade_growth
+
+    rng = np.random.default_rng(3)
+    ts = np.array([10**5, 10**6])
+    noise = rng.uniform(0.9, 1.1, (30, 1))
+    _, _, hi = decade_growth(ts, noise * np.log(ts / 10**3), rng, 300)  # onset 1000x before T
+    assert hi < LOG_GROWTH_LIMIT  # log10(ln 1000 / ln 100) = 0.18
+    lo, _, _ = decade_growth(ts, noise * 2.0 ** np.floor(np.log2(ts)), rng, 300)
+    assert lo > 0.9  # 2^19 / 2^16: 0.90
+    with pytest.raises(ValueError, match="T/10"):
+        decade_growth(np.array([10**4, 10**6]), np.ones((3, 2)), rng, 10)
+
+
 def test_worst_case_slope_truncated_by_the_grid_is_pre_asymptotic():
     # The regret keeps growing as Delta shrinks below the grid: the maximum is at its small end
     # and could be as large as T Delta_min beyond it, which would change the verdict.

@@ -28,9 +28,12 @@ validate_workflow_config(
 config["online"].setdefault("extra_algorithms", [])
 
 # Recover from an interrupted or damaged earlier run before scheduling (main process only):
-# stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables.
+# stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables; of
+# this scale's outputs only (a run never removes what it would not rebuild).
 if workflow.is_main_process:
-    for message in prepare_workdir(".", dryrun=workflow.output_settings.dryrun).messages():
+    for message in prepare_workdir(
+        ".", dryrun=workflow.output_settings.dryrun, scale=config["scale"]
+    ).messages():
         logger.warning(f"dpbandits: {message}")
 
 # ---- output roots --------------------------------------------------------------------------

@@ -7,9 +7,13 @@ left to the main process of a new run, in :func:`prepare_workdir`:
 
 1. **Stale locks.** A run killed with SIGKILL leaves ``.snakemake/locks`` behind, and the next run
    would refuse to start ("Directory cannot be locked"). Each main process records itself
-   (host, pid) in ``.snakemake/dpbandits_owner.json``; locks whose recorded owner is no longer a
-   live process on this host are removed. Locks held by a live owner, or by an unknown / remote
-   owner, are left alone, so Snakemake's protection against two concurrent runs stays.
+   (host, pid) in ``.snakemake/dpbandits_owner.json``; locks are stale, and removed, only when
+   that owner is no longer a live process on this host *and* no other Snakemake process on this
+   host runs in this directory (:func:`other_runs_here`; the owner record alone is not enough: a
+   ``snakemake --list-rules`` started while a run was still setting up records itself, then
+   exits). Locks held by a live run, or by an unknown / remote owner, are left alone, so
+   Snakemake's protection against two concurrent runs stays, and nothing below is checked or
+   changed while another run is alive here.
 2. **Orphaned temporaries.** A killed job leaves its hidden temporary sibling
    (``.<name>.<random><suffix>``) under ``results/`` or ``reports/``; they are removed.
    Checksum sidecars whose table is gone (a job killed between its two renames) go too.
@@ -27,6 +31,12 @@ left to the main process of a new run, in :func:`prepare_workdir`:
    aside the outputs computed from it, directly or not (each job's inputs are in Snakemake's
    metadata records), are removed too: the same run then rebuilds the table and everything
    downstream of it.
+
+Items 3 and 4 look only at the outputs of the scale being run (:func:`in_scope`:
+``results/<scale>/`` and that scale's reports, ``reports/`` for the paper scale and
+``reports/<scale>/`` otherwise): a run removes only what it will rebuild itself, never another
+scale's deliverables (a smoke run after ``rm -rf results/paper`` leaves the committed paper-scale
+reports alone; the next paper-scale run rebuilds them).
 
 Nothing is changed when another live run owns the directory, and a dry run only reports.
 """
@@ -51,7 +61,7 @@ from dpbandits.io import (
 )
 from dpbandits.workflow.jobs import OUTPUT_RECORDS
 
-__all__ = ["prepare_workdir", "GuardReport", "OWNER_FILE", "VERIFIED_FILE"]
+__all__ = ["prepare_workdir", "GuardReport", "OWNER_FILE", "VERIFIED_FILE", "other_runs_here", "in_scope"]
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +69,24 @@ OWNER_FILE = Path(".snakemake") / "dpbandits_owner.json"
 VERIFIED_FILE = Path(".snakemake") / "dpbandits_verified.json"
 LOCK_DIR = Path(".snakemake") / "locks"
 OUTPUT_DIRS = ("results", "reports")
+SCALES = ("paper", "smoke")  # the config's scale profiles (workflow/schemas/config.schema.yaml)
+
+
+def in_scope(path: str | Path, scale: str | None) -> bool:
+    """Whether ``path`` (relative to the working directory) is an output a run at ``scale``
+    writes: under ``results/<scale>/``, or its reports (``reports/`` without the other scales'
+    subdirectories for the paper scale, ``reports/<scale>/`` otherwise). Every path when
+    ``scale`` is None."""
+    if scale is None:
+        return True
+    parts = Path(path).parts
+    if parts[:1] == ("results",):
+        return parts[1:2] == (scale,)
+    if parts[:1] == ("reports",):
+        if scale == "paper":
+            return not (len(parts) > 2 and parts[1] in SCALES)
+        return parts[1:2] == (scale,)
+    return False
 
 
 @dataclass
@@ -103,6 +131,22 @@ class GuardReport:
         return out
 
 
+def _is_snakemake(argv: list[bytes]) -> bool:
+    """Whether a command line runs Snakemake: ``snakemake ...``, ``python .../snakemake ...`` or
+    ``python -m snakemake ...`` (not a command that merely names a file under ``.snakemake/``)."""
+    head = argv[:3]
+    if any(Path(os.fsdecode(a)).name == "snakemake" for a in head):
+        return True
+    return any(a == b"-m" and b == b"snakemake" for a, b in zip(head, argv[1:4], strict=False))
+
+
+def _argv(pid: int) -> list[bytes] | None:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+
+
 def _process_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -110,13 +154,51 @@ def _process_alive(pid: int) -> bool:
         return False
     except PermissionError:  # exists, owned by someone else
         return True
-    cmdline = Path(f"/proc/{pid}/cmdline")
-    if cmdline.exists():  # guard against a recycled pid: the owner was a snakemake process
-        try:
-            return b"snakemake" in cmdline.read_bytes()
-        except OSError:
-            return True
+    argv = _argv(pid)
+    if argv is not None:  # guard against a recycled pid: the owner was a snakemake process
+        return _is_snakemake(argv)
     return True
+
+
+def _ancestors() -> set[int]:
+    """This process and its ancestors (``timeout 600 snakemake``, ``make reproduce``: not other runs)."""
+    out, pid = set(), os.getpid()
+    while pid > 1 and pid not in out:
+        out.add(pid)
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            pid = int(stat[stat.rindex(")") + 2:].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return out
+
+
+def other_runs_here(workdir: str | Path) -> list[int] | None:
+    """The pids of the other live Snakemake processes on this host whose working directory is
+    ``workdir`` (this process and its ancestors excluded); None where that cannot be told (no
+    ``/proc``). A Snakemake process of another user whose directory cannot be read counts, to be
+    safe."""
+    proc = Path("/proc")
+    if not (proc / "self").is_dir():
+        return None
+    target = Path(workdir).resolve()
+    mine = _ancestors()
+    found = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) in mine:
+            continue
+        argv = _argv(int(entry.name))
+        if not argv or not _is_snakemake(argv):
+            continue
+        try:
+            here = Path(os.readlink(entry / "cwd")) == target
+        except PermissionError:
+            here = True
+        except OSError:  # gone meanwhile
+            continue
+        if here:
+            found.append(int(entry.name))
+    return sorted(found)
 
 
 def _owner_alive(workdir: Path) -> bool | None:
@@ -150,9 +232,9 @@ def _orphaned_checksums(workdir: Path) -> list[Path]:
                   if p.is_file() and not p.with_name(p.name.removesuffix(CHECKSUM_SUFFIX)).exists())
 
 
-def _quarantined(workdir: Path) -> list[Path]:
+def _quarantined(workdir: Path, scale: str | None) -> list[Path]:
     """Tables moved aside (``<name>.corrupt``) and not rebuilt since."""
-    root = workdir / "results"
+    root = workdir / "results" / (scale or "")
     if not root.is_dir():
         return []
     return sorted(p.with_name(p.name.removesuffix(".corrupt")) for p in root.rglob("*.corrupt")
@@ -178,10 +260,10 @@ def _metadata_inputs(workdir: Path) -> dict[str, list[str]]:
     return out
 
 
-def _consumer_outputs(workdir: Path, tables: list[Path]) -> list[Path]:
-    """Existing outputs computed, directly or through other outputs, from any of ``tables``.
-    Snakemake does not rerun a job for a missing intermediate while everything downstream of it
-    looks up to date, so all of them must go for the damaged table to be rebuilt."""
+def _consumer_outputs(workdir: Path, tables: list[Path], scale: str | None) -> list[Path]:
+    """Existing outputs of ``scale`` computed, directly or through other outputs, from any of
+    ``tables``. Snakemake does not rerun a job for a missing intermediate while everything
+    downstream of it looks up to date, so all of them must go for the damaged table to be rebuilt."""
     tainted = {str(t.relative_to(workdir)) for t in tables}
     if not tainted:
         return []
@@ -193,11 +275,11 @@ def _consumer_outputs(workdir: Path, tables: list[Path]) -> list[Path]:
             break
         found |= new
         tainted |= new
-    return sorted(workdir / f for f in found if (workdir / f).exists())
+    return sorted(workdir / f for f in found if (workdir / f).exists() and in_scope(f, scale))
 
 
-def _damaged_outputs(workdir: Path) -> list[Path]:
-    """Recorded outputs whose current bytes differ from those their job wrote."""
+def _damaged_outputs(workdir: Path, scale: str | None) -> list[Path]:
+    """Recorded outputs of ``scale`` whose current bytes differ from those their job wrote."""
     import hashlib
 
     records = workdir / OUTPUT_RECORDS
@@ -211,30 +293,38 @@ def _damaged_outputs(workdir: Path) -> list[Path]:
         except (OSError, ValueError, KeyError, TypeError):
             record.unlink(missing_ok=True)
             continue
-        if not path.is_file():
+        if not path.is_file() or not in_scope(entry["path"], scale):
             continue
         if hashlib.sha256(path.read_bytes()).hexdigest() != entry["sha256"]:
             bad.append(path)
     return bad
 
 
-def _missing_intermediates(workdir: Path) -> list[Path]:
-    """Outputs under results/ that a finished job wrote (Snakemake's metadata records them) and
-    that are gone, while outputs computed from them still exist."""
+def _missing_intermediates(workdir: Path, scale: str | None) -> list[Path]:
+    """Outputs under ``results/<scale>/`` that a finished job wrote (Snakemake's metadata records
+    them) and that are gone, while outputs computed from them still exist."""
     inputs = _metadata_inputs(workdir)
     consumed = {i for ins in inputs.values() for i in ins}
     return sorted(workdir / out for out in inputs
-                  if out.startswith("results/") and out in consumed and not (workdir / out).exists()
+                  if out.startswith("results/") and in_scope(out, scale) and out in consumed and not (workdir / out).exists()
                   and not Path(f"{workdir / out}.corrupt").exists())
 
 
-def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardReport:
+def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False, scale: str | None = None) -> GuardReport:
     """Recover ``workdir`` from an interrupted or damaged run (module docstring); record this
-    process as the owner of the run. Call it once, from Snakemake's main process only."""
+    process as the owner of the run. Call it once, from Snakemake's main process only.
+    ``scale``: the run's scale; damaged or missing outputs are looked for among its outputs only
+    (:func:`in_scope`; every output when None)."""
+    if scale is not None and scale not in SCALES:
+        raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
     workdir = Path(workdir)
     report = GuardReport()
     locks = sorted(p for p in (workdir / LOCK_DIR).glob("*") if p.is_file()) \
         if (workdir / LOCK_DIR).is_dir() else []
+    others = other_runs_here(workdir)
+    if others:  # another run is alive here: change nothing, Snakemake's lock check decides
+        report.live_owner = True
+        return report
     if locks:
         alive = _owner_alive(workdir)
         if alive is not False:  # a live or an unknown owner: Snakemake's lock check decides
@@ -248,11 +338,11 @@ def prepare_workdir(workdir: str | Path = ".", dryrun: bool = False) -> GuardRep
         verified = json.loads(verified_path.read_text())
     except (OSError, ValueError):
         verified = {}
-    report.corrupt = find_corrupt_results(workdir / "results", verified)
-    report.damaged = _damaged_outputs(workdir)
-    report.missing = _missing_intermediates(workdir)
+    report.corrupt = find_corrupt_results(workdir / "results" / (scale or ""), verified)
+    report.damaged = _damaged_outputs(workdir, scale)
+    report.missing = _missing_intermediates(workdir, scale)
     report.invalidated = _consumer_outputs(
-        workdir, report.corrupt + _quarantined(workdir) + report.damaged + report.missing)
+        workdir, report.corrupt + _quarantined(workdir, scale) + report.damaged + report.missing, scale)
     if dryrun:  # nothing is changed; only the cache of tables read back intact is kept
         if not report.corrupt and (workdir / ".snakemake").is_dir():
             with atomic_path(verified_path) as tmp:

@@ -11,7 +11,8 @@ Where the entry point runs:
 
 * In the main Snakemake process of a local run (``--force-use-threads``, set by the default
   profile, makes ``run:`` jobs execute in the main process's threads), jobs go to a pool of warm
-  worker processes (one per core, ``spawn`` start method): an interpreter and its imports (numpy,
+  worker processes (one per core, but never more than the CPUs that exist, :func:`pool_size`;
+  ``spawn`` start method): an interpreter and its imports (numpy,
   pandas, scipy, matplotlib, ...) are paid once per worker, not once per job, which is most of the
   cost of the workflow's ~300 small jobs. Workers run one job at a time, so non-thread-safe
   libraries (matplotlib) are safe, and jobs stay in separate processes, so they run in parallel.
@@ -40,7 +41,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 __all__ = ["Job", "Files", "run_job", "run_entry_point", "shutdown_pool", "record_outputs",
-           "OUTPUT_RECORDS"]
+           "OUTPUT_RECORDS", "available_cpus", "pool_size"]
 
 # One JSON record per finished output file that is not a checksummed Parquet table (CSV, TeX,
 # Markdown, figures, HTML): its SHA-256, so that the next run finds a damaged deliverable and
@@ -192,11 +193,28 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask; ``os.cpu_count()`` where there is none)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def pool_size(cores: int) -> int:
+    """Workers of the warm pool for a run with ``--cores cores``: one per core, but never more than
+    :func:`available_cpus`. ``--cores 8`` on a 2-CPU machine (``make reproduce``) otherwise starts 8
+    interpreters that share 2 CPUs: each pays its imports and, on a cold cache, compiles the numba
+    kernels, and their working sets evict each other from the caches, for no job finished sooner.
+    Snakemake may still start ``cores`` jobs at once; the pool queues them."""
+    return max(1, min(int(cores), available_cpus()))
+
+
 def _pool(workers: int) -> cf.ProcessPoolExecutor:
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
-            _POOL = cf.ProcessPoolExecutor(max_workers=max(1, int(workers)),
+            _POOL = cf.ProcessPoolExecutor(max_workers=pool_size(workers),
                                            mp_context=multiprocessing.get_context("spawn"),
                                            initializer=_worker_init, initargs=(os.getpid(),))
         return _POOL

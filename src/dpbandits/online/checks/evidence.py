@@ -9,6 +9,15 @@ Conventions, the same for every row of the paper:
   whose constant the paper leaves open applies only where the algorithm has at least halved it:
   the upper end of the CI of (regret / the trivial policy's) below :data:`REGIME_MARGIN` = 1/2,
   at every point the claim uses.
+* A rate in T (regret ~ log T, its constant left open) applies only where the algorithm is *in its
+  log T regime*, which halving random play's regret does not show: an algorithm still exploring in
+  doubling batches climbs a staircase whose steps come each time t doubles, so its regret grows
+  like t (exponent about 1 over a decade: 3.3 doublings, log10 8 = 0.9 to log10 16 = 1.2) while it
+  can sit well below the trivial policy's. In the log T regime its steps come each time ln t
+  doubles (t squares), and a law b ln(t / t0) grows over the last decade [T/10, T] with exponent
+  log10(ln(T/t0) / ln(T/(10 t0))): 0.30 for T = 100 t0, 0.18 for T = 1000 t0, and 0.5 at
+  T = 30 t0. :func:`log_t_regime` therefore also asks the upper end of the CI of that exponent
+  (``log10(mean R(T) / mean R(T/10))``) to be below :data:`LOG_GROWTH_LIMIT` = 0.5 in every cell.
 * A slope band ``[lo, hi]`` (claimed slope at its centre) has power when the same CI, shifted to
   the centre +- twice the band's half-width (a slope twice as far from the claim as the band
   allows), FAILs on both sides.
@@ -31,7 +40,7 @@ from dpbandits.evidence.checks import band_verdict
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import shifted_ci_power
 
-__all__ = ["trivial_regret", "regime_below_trivial", "band_power", "shifted_power", "perturbed_power",
+__all__ = ["trivial_regret", "regime_below_trivial", "log_t_regime", "decade_growth", "LOG_GROWTH_LIMIT", "band_power", "shifted_power", "perturbed_power",
            "boot_mean_ratio", "bracketed_regime", "REGIME_MARGIN", "bound_verdict",
            "floor_outcome"]
 
@@ -73,6 +82,55 @@ def regime_below_trivial(cells: Sequence[tuple[str, np.ndarray, float]], rng: np
             + (f"every cell below {margin:g}" if reached else
                f"{n_out} of {len(ratios)} cells not below {margin:g} (still exploring)"))
     return {"regime": reached, "regime_note": note}
+
+
+LOG_GROWTH_LIMIT = 0.5  # a log T regime grows over the last decade with exponent below this (module docstring)
+
+
+def decade_growth(ts, mat, rng: np.random.Generator, n_boot: int) -> tuple[float, float, float]:
+    """The growth exponent of the mean regret over the last decade, log10(mean R(T) / mean R(T/10)),
+    with a percentile bootstrap 95% CI (runs resampled whole). ``ts``: the checkpoints (T/10 among
+    them, to within 1%), ``mat``: runs x checkpoints. Infinite where no regret is incurred by T/10."""
+    ts = np.asarray(ts, dtype=float)
+    mat = np.asarray(mat, dtype=float)
+    tenth = int(np.argmin(np.abs(np.log(ts / (ts[-1] / 10)))))
+    if abs(ts[tenth] / (ts[-1] / 10) - 1) > 0.01:
+        raise ValueError(f"the checkpoints {ts.tolist()} do not include T/10 = {ts[-1] / 10:g}")
+
+    def exponent(first: np.ndarray, last: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(first > 0, np.log10(last / np.where(first > 0, first, 1.0)), np.inf)
+
+    est = float(exponent(mat[:, tenth].mean(), mat[:, -1].mean()))
+    if n_boot <= 0 or mat.shape[0] < 2 or not math.isfinite(est):
+        return est, est, est
+    idx = rng.integers(0, mat.shape[0], size=(n_boot, mat.shape[0]))
+    lo, hi = np.quantile(exponent(mat[idx, tenth].mean(1), mat[idx, -1].mean(1)), [0.025, 0.975])
+    return est, float(lo), float(hi)
+
+
+def log_t_regime(cells: Sequence[tuple[str, np.ndarray, np.ndarray, float]], rng: np.random.Generator,
+                 n_boot: int, what: str = "R(T) / the trivial policy's", margin: float = REGIME_MARGIN,
+                 limit: float = LOG_GROWTH_LIMIT) -> dict:
+    """Evidence fields ``regime`` / ``regime_note`` of a claim about the log T regime: every cell
+    ``(label, checkpoints, runs x checkpoints regret, trivial policy's regret at T)`` has its
+    regret at T below ``margin`` x the trivial policy's (:func:`regime_below_trivial`) and its
+    growth exponent over the last decade (:func:`decade_growth`) below ``limit`` (upper CI end):
+    the staircase of an algorithm still exploring in doubling batches grows with exponent about 1
+    (module docstring)."""
+    below = regime_below_trivial([(label, mat[:, -1], trivial) for label, _, mat, trivial in cells],
+                                 rng, n_boot, what, margin)
+    growth = [(label, *decade_growth(ts, mat, rng, n_boot)) for label, ts, mat, _ in cells]
+    if not growth:
+        return below
+    label, est, lo, hi = max(growth, key=lambda g: g[3])
+    n_out = sum(not g[3] < limit for g in growth)
+    note = (f"{below['regime_note']}; growth exponent of the mean regret over [T/10, T], worst cell {label}: "
+            f"{est:.3g} [{lo:.3g}, {hi:.3g}]; "
+            + (f"every cell below {limit:g} (a log T law)" if n_out == 0 else
+               f"{n_out} of {len(growth)} cells not below {limit:g} (still growing like exploration's "
+               "doubling staircase, exponent about 1)"))
+    return {"regime": bool(below["regime"]) and n_out == 0, "regime_note": note}
 
 
 def shifted_power(lo: float, hi: float, value: float, alternatives: Sequence[float],
