@@ -55,6 +55,14 @@ BAD_VALUES = [
     (["online", "figures", "settings", "setting2", "figure"], "fig1", "'online.figures.settings.setting2.figure'"),
     (["online", "figures", "settings", "setting1", "means"], [0.5, 0.5, 0.2], "a unique best arm"),
     (["contextual", "fig6", "batch"], 5000, "'contextual.fig6.batch': 5000"),
+    # bounds the jobs honour: an epsilon whose Laplace scale overflows
+    (["online", "figures", "epsilons"], [1e-310, 1.0], "'online.figures.epsilons[0]': 1e-310"),
+    (["online", "audit", "epsilon"], 1e-9, "'online.audit.epsilon'"),
+    (["online", "audit", "adap_klucb_epsilon"], 1e-300, "'online.audit.adap_klucb_epsilon'"),
+    (["quantile", "audit", "epsilon"], 1e-310, "'quantile.audit.epsilon'"),
+    (["contextual", "presets", "epsilons"], [1e-310, 1024], "'contextual.presets.epsilons[0]'"),
+    (["contextual", "baselines", "epsilon"], 1e-310, "'contextual.baselines.epsilon'"),
+    (["contextual", "audit", "epsilon"], 1e-310, "'contextual.audit.epsilon'"),
     # string patterns anchored for real (a schema's $ also matches before a final newline)
     (["online", "figures", "settings", "setting1", "figure"], "fig1\n", "'online.figures.settings.setting1.figure'"),
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -191,3 +192,27 @@ def test_contextual_matches_the_engine():
         api.simulate("primary", BumpInstance(), 1.0, 1000, 3, seeds)
     assert math.isinf(api.simulate("abse", BumpInstance(), None, 500, 1, 0).epsilon)
     assert isinstance(res.to_frame(), pd.DataFrame)
+
+
+def test_the_smallest_epsilon_the_config_allows_runs_finite():
+    """The schema's floor on every epsilon (1e-6) is one the engines honour: Laplace scales of 1e6
+    and optimistic shifts of order ln T / eps stay finite (at 1e-310 they overflow)."""
+    import warnings
+
+    import yaml
+
+    from dpbandits.contextual import api as contextual_api
+    from dpbandits.contextual.instances import BumpInstance
+    from dpbandits.online import simulate
+    from dpbandits.online.api import BANDIT_ALGORITHMS
+
+    schema = yaml.safe_load((Path(__file__).resolve().parents[1] / "workflow/schemas/config.schema.yaml").read_text())
+    floor = schema["properties"]["online"]["properties"]["figures"]["properties"]["epsilons"]["items"]["minimum"]
+    assert floor == 1e-6
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow is an error here
+        for name in BANDIT_ALGORITHMS:
+            regret = np.asarray(simulate(name, np.array([0.9, 0.5, 0.4]), floor, 2000, 2, 0).regret)
+            assert np.isfinite(regret).all(), name
+        res = contextual_api.simulate("primary", BumpInstance(), floor, 2000, 1, 0)
+        assert np.isfinite(np.asarray(res.regret)).all()

@@ -280,3 +280,20 @@ def test_why_slow_table_from_the_engines_bins():
     assert small.table[small.table.epsilon == 1.0].depth.max() == 0
     root_only = {c.check_id: c for c in small.claims}["BH-WHY-EPS1"]
     assert "no bin reached depth >= 1" in root_only.claim and "nan" not in root_only.claim
+
+
+@pytest.mark.parametrize("job", ["beyond:" + next(iter(BEYOND_JOBS)), "design:fig8"])
+def test_a_simulation_table_is_the_same_bytes_when_rerun(smoke_cfg, tmp_path, job):
+    # no wall time, or anything else of the machine's moment, in a simulation table
+    from dpbandits.contextual.experiments.designs import simulate_job
+    from dpbandits.io import write_results
+
+    kind, name = job.split(":")
+    cfg = copy.deepcopy(smoke_cfg["contextual"])
+    paths = []
+    for i in range(2):
+        table = simulate_beyond(name, cfg, 7) if kind == "beyond" else simulate_job(name, cfg, 7)
+        assert "seconds" not in table.columns
+        paths.append(tmp_path / f"{i}.parquet")
+        write_results(table, paths[-1])
+    assert paths[0].read_bytes() == paths[1].read_bytes()

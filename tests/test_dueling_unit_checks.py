@@ -226,6 +226,10 @@ def test_kappa():
     assert float(sigmoid_prime(2.0)) == pytest.approx(0.1049936, abs=1e-7)
     assert claim(out, "KAPPA").value == pytest.approx(5.944, abs=1e-3)
     assert "kappa=thm" in claim(out, "KAPPA").claim
+    # the identity rows report the polish's resolution, not the last bits of this CPU's sigma'
+    from dpbandits.dueling.checks.kappa import RESOLUTION
+
+    assert claim(out, "KAPPA-THM").value == RESOLUTION and claim(out, "KAPPA-ALG").value == RESOLUTION
 
 
 def test_kappa_fails_for_a_wrong_closed_form():

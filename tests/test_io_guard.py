@@ -55,10 +55,11 @@ def test_results_round_trip_with_metadata(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.parquet", "t.parquet.sha256"]  # no temporary
 
 
-# Without its sidecar (a table written before sidecars existed) the page checksums and the parser
-# still catch damage to the data, but not a flipped byte inside a metadata string of the footer.
+# Without its sidecar the page checksums would still catch damage to the data, but not a flipped
+# byte inside a metadata string of the footer: a table whose sidecar is gone cannot be verified,
+# and is rejected as corrupt whatever else happened to it.
 DAMAGES = [(d, True) for d in ("flip_middle", "flip_start", "flip_footer", "truncate", "empty", "text")]
-DAMAGES += [(d, False) for d in ("flip_middle", "flip_start", "truncate", "empty", "text")]
+DAMAGES += [(d, False) for d in ("none", "flip_middle", "flip_start", "flip_footer", "truncate", "empty", "text")]
 
 
 @pytest.mark.parametrize("damage, sidecar", DAMAGES)
@@ -78,11 +79,20 @@ def test_damaged_tables_are_detected(tmp_path, damage, sidecar):
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     elif damage == "empty":
         path.write_bytes(b"")
-    else:
+    elif damage == "text":
         path.write_text("run,regret\n1,0.5\n")
-    with pytest.raises(CorruptResultError, match="t.parquet"):
+    with pytest.raises(CorruptResultError, match="t.parquet" if sidecar else "t.parquet.sha256 is missing"):
         read_results(path)
     assert find_corrupt_results(tmp_path) == [path]
+
+
+def test_a_verified_table_whose_sidecar_is_deleted_is_found_by_the_next_scan(tmp_path):
+    path = tmp_path / "t.parquet"
+    write_results(_table(), path)
+    verified = {}
+    assert find_corrupt_results(tmp_path, verified) == [] and str(path) in verified
+    checksum_path(path).unlink()  # size and time of the table unchanged
+    assert find_corrupt_results(tmp_path, verified) == [path]
 
 
 def test_the_checksum_sidecar_is_written_with_the_table(tmp_path):

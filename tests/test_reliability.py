@@ -29,7 +29,7 @@ from workflow_runner import (
     run_snakemake,
 )
 
-from dpbandits.io import read_results
+from dpbandits.io import checksum_path, read_results
 
 SMOKE = ["--cores", "2", "--configfile", "config/smoke.yaml"]  # targets go before it (nargs)
 R, RES = SMOKE_REPORTS, SMOKE_RESULTS
@@ -265,10 +265,14 @@ def _flip_middle_byte(path: Path, keep_time: bool) -> None:
 
 
 @pytest.mark.workflow
-def test_a_corrupted_table_is_rebuilt_on_the_next_run(tmp_path, smoke_run):
+@pytest.mark.parametrize("damage", ["flipped byte", "deleted checksum file"])
+def test_a_corrupted_table_is_rebuilt_on_the_next_run(tmp_path, smoke_run, damage):
     work = copy_run(smoke_run, tmp_path / "corrupt")
     block = sorted((work / RES / "sim/online/figures").rglob("block*.parquet"))[0]
-    _flip_middle_byte(block, keep_time=False)
+    if damage == "flipped byte":
+        _flip_middle_byte(block, keep_time=False)
+    else:  # a table that cannot be verified any more is rebuilt, its sidecar with it
+        checksum_path(block).unlink()
     proc = run_snakemake(work, *SMOKE)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "corrupt intermediate table" in proc.stderr and block.name in proc.stderr
@@ -329,3 +333,19 @@ def test_a_damaged_or_deleted_claim_file_is_rebuilt_with_everything_downstream(t
     for rel in (f"{R}/claims.csv", f"{R}/tables/online/checks.csv"):
         assert (work / rel).read_bytes() == (smoke_run / rel).read_bytes(), rel
     assert "Nothing to be done" in run_snakemake(work, "-n", *SMOKE).stdout
+
+
+@pytest.mark.workflow
+def test_the_notebook_declares_every_figure_it_shows(tmp_path, smoke_run):
+    """The exploration notebook lists every figure under reports/figures: a run that rebuilds a
+    figure reruns the notebook after it, which is never up to date without it."""
+    work = copy_run(smoke_run, tmp_path / "notebook")
+    figure = sorted((work / R / "figures" / "quantile").glob("check_*.png"))[-1]
+    figure.unlink()
+    plan = run_snakemake(work, "-n", *SMOKE)
+    assert plan.returncode == 0, plan.stderr[-3000:]
+    assert "explore_notebook" in plan.stdout, plan.stdout[-3000:]
+    proc = run_snakemake(work, *SMOKE)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    html = (work / R / "notebooks" / "explore.html").read_text()
+    assert figure.name in html and figure.exists()

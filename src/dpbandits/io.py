@@ -89,20 +89,23 @@ def write_results(table: pd.DataFrame, path: str | Path, metadata: dict[str, str
 
 
 def read_results(path: str | Path, with_metadata: bool = False):
-    """Read an intermediate table, verifying its SHA-256 sidecar (when present) and its page
-    checksums; :class:`CorruptResultError` (naming the file) if it is damaged. With
-    ``with_metadata``: (table, key-value metadata)."""
+    """Read an intermediate table, verifying its SHA-256 sidecar and its page checksums;
+    :class:`CorruptResultError` (naming the file) if it is damaged or its sidecar is missing
+    (:func:`write_results` always writes one, and without it a changed byte inside the footer's
+    metadata would go unseen: no page checksum covers it). With ``with_metadata``: (table,
+    key-value metadata)."""
     import pyarrow.parquet as pq
 
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(path)
     sidecar = checksum_path(path)
-    if sidecar.is_file():
-        expected = sidecar.read_text().strip()
-        if _sha256(path) != expected:
-            raise CorruptResultError(f"intermediate table {path} is corrupt (its SHA-256 does not match "
-                                     f"{sidecar.name})")
+    if not sidecar.is_file():
+        raise CorruptResultError(f"intermediate table {path} cannot be verified: its checksum file "
+                                 f"{sidecar.name} is missing")
+    if _sha256(path) != sidecar.read_text().strip():
+        raise CorruptResultError(f"intermediate table {path} is corrupt (its SHA-256 does not match "
+                                 f"{sidecar.name})")
     try:
         arrow = pq.read_table(path, page_checksum_verification=True)
         frame = arrow.to_pandas()
@@ -134,9 +137,10 @@ def find_corrupt_results(root: str | Path, verified: dict | None = None) -> list
     temporary files of unfinished writes are not finished tables and are skipped).
 
     ``verified`` (optional, updated in place) maps a path to the (size, mtime_ns) at which it was
-    last read back intact; such files are not read again while both are unchanged, so that a
-    start-up scan costs only the tables written since the last one. A damage that keeps size and
-    time is still caught when a job reads the table (:func:`read_results_or_quarantine`)."""
+    last read back intact; such files are not read again while both are unchanged and their
+    checksum file is there, so that a start-up scan costs only the tables written since the last
+    one. A damage that keeps size and time is still caught when a job reads the table
+    (:func:`read_results_or_quarantine`)."""
     bad = []
     root = Path(root)
     if not root.is_dir():
@@ -146,7 +150,7 @@ def find_corrupt_results(root: str | Path, verified: dict | None = None) -> list
             continue
         stat = path.stat()
         stamp = [stat.st_size, stat.st_mtime_ns]
-        if verified is not None and verified.get(str(path)) == stamp:
+        if verified is not None and verified.get(str(path)) == stamp and checksum_path(path).is_file():
             continue
         try:
             read_results(path)

@@ -319,6 +319,14 @@ def explore_notebook_dueling_inputs():
     ] + [f"{MAIN}/sim/dueling/alg2/dense_runs.parquet"]
 
 
+def explore_notebook_figures():
+    """Every PNG figure the exploration notebook shows or lists (reports/figures/<paper>/*.png):
+    declared, so that the notebook runs after all of them and again when any changes."""
+    files = [*online_figures(), *paper_figures()]
+    files += [f for paper in CHECKS for f in check_figures(paper)]
+    return sorted({f for f in files if f.endswith(".png") and "/figures/" in f})
+
+
 # ---- contextual paper (Ma, Jiang, Zhao, Yang & Yu) ---------------------------------------------
 from dpbandits.contextual import realdata as contextual_realdata
 from dpbandits.contextual.experiments import designs as contextual_exp

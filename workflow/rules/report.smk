@@ -84,6 +84,7 @@ rule explore_notebook:
         claims=f"{REPORTS}/checks.csv",
         online=f"{MAIN}/agg/online/figures.parquet",
         dueling=explore_notebook_dueling_inputs(),
+        figures=explore_notebook_figures(),
     output:
         f"{REPORTS}/notebooks/explore.html",
     log:

@@ -146,8 +146,7 @@ def simulate_beyond(job: str, cfg: dict, root_seed: int) -> pd.DataFrame:
                          "batch": cell.batch, "rep": rep, "regret": res.regret,
                          "per_round": res.regret / served, "n_leaves": res.n_leaves,
                          "max_depth": res.max_depth, "n_splits": res.n_splits,
-                         "n_eliminations": res.n_eliminations, "s_max": res.settings.s_max,
-                         "seconds": res.seconds})
+                         "n_eliminations": res.n_eliminations, "s_max": res.settings.s_max})
     return pd.DataFrame(rows)
 
 

@@ -354,7 +354,7 @@ def simulate_job(job: str, cfg: dict, root_seed: int) -> pd.DataFrame:
                        [run_seed(root_seed, cell, rep) for rep in range(runs)], params, aux=cell.aux,
                        test_point=TEST_POINT if job in ("fig6", "fig9c") else None)
         for rep, res in enumerate(out.raw):
-            row = {**cell.row(), "rep": rep, "regret": res.regret, "seconds": res.seconds,
+            row = {**cell.row(), "rep": rep, "regret": res.regret,
                    "n_leaves": res.n_leaves, "max_depth": res.max_depth, "n_splits": res.n_splits,
                    "n_eliminations": res.n_eliminations, "s_max": res.settings.s_max,
                    "x_mask_start": res.x_mask_start}
@@ -461,11 +461,10 @@ def simulate_table(name: str, cfg: dict, root_seed: int, adult_manifest: str | N
     quarter = nb // 4
     rows = []
 
-    def add(method, aux_flag, eps, eps_m, rep, curve, seconds):
+    def add(method, aux_flag, eps, eps_m, rep, curve):
         rows.append({"dataset": name, "origin": data.origin, "method": method, "aux": aux_flag,
                      "epsilon": eps, "eps_aux": eps_m, "rep": rep, "n_target": int(data.label_target.size),
-                     "reward_quarter": float(curve[:quarter].sum()), "reward_full": float(curve.sum()),
-                     "seconds": seconds})
+                     "reward_quarter": float(curve[:quarter].sum()), "reward_full": float(curve.sum())})
 
     # LDPMAB (primary) with and without the M auxiliary datasets, and ABSE (non-private)
     for rep in range(runs):
@@ -478,23 +477,23 @@ def simulate_table(name: str, cfg: dict, root_seed: int, adult_manifest: str | N
         n = data.label_target.size
         res = run_ldpmab(preset("abse", batch=batch), [Source(n, math.inf, target=True)], seed,
                          data=[target], k=data.k, d=data.d)
-        add("ABSE", "wo", math.inf, math.nan, rep, res.reward_curve, res.seconds)
+        add("ABSE", "wo", math.inf, math.nan, rep, res.reward_curve)
         for eps in sorted({e for e, _ in TABLE_BUDGETS}):
             res = run_ldpmab(preset("primary", batch=batch), [Source(n, eps, target=True)], seed,
                              data=[target], k=data.k, d=data.d)
-            add("LDPMAB", "wo", eps, math.nan, rep, res.reward_curve, res.seconds)
+            add("LDPMAB", "wo", eps, math.nan, rep, res.reward_curve)
         for eps, eps_m in TABLE_BUDGETS:
             sources = [Source(a.size, eps_m, kappa=1.0) for a in data.label_aux] + [Source(n, eps, target=True)]
             res = run_ldpmab(preset("primary", batch=batch), sources, seed, data=[*aux_data, target],
                              k=data.k, d=data.d)
-            add("LDPMAB", "w", eps, eps_m, rep, res.reward_curve, res.seconds)
+            add("LDPMAB", "w", eps, eps_m, rep, res.reward_curve)
         # the control of the pipeline: the authors' code preset in place of the faithful LDPMAB,
         # without auxiliary data, on the same users in the same order (run last: the runs above keep
         # their streams)
         for eps in sorted({e for e, _ in TABLE_BUDGETS}):
             res = run_ldpmab(preset("authors_code", batch=batch), [Source(n, eps, target=True)], seed,
                              data=[target], k=data.k, d=data.d)
-            add(CODE_METHOD, "wo", eps, math.nan, rep, res.reward_curve, res.seconds)
+            add(CODE_METHOD, "wo", eps, math.nan, rep, res.reward_curve)
     # Linear and NN, vectorised over repetitions and budgets (w: the first auxiliary dataset
     # only, spec A25); each (method, w/wo, budget) has its own stream
     aux0 = (data.x_aux[0], y_a[0], orders["aux_order"][0], orders["aux_arm"][0]) if data.x_aux else None
@@ -507,7 +506,7 @@ def simulate_table(name: str, cfg: dict, root_seed: int, adult_manifest: str | N
                                       [(eps, rng, aux_eps) for _, eps, _, rng, aux_eps in sgd_runs], aux=aux0)
         for (flag, eps, eps_m, _, _), res in zip(sgd_runs, results, strict=True):
             for rep in range(runs):
-                add(method, flag, eps, eps_m, rep, res.reward_curve[rep], math.nan)
+                add(method, flag, eps, eps_m, rep, res.reward_curve[rep])
     frame = pd.DataFrame(rows)
     shape = data.shape_row()
     for key, value in shape.items():
