@@ -203,7 +203,7 @@ def _finished_files(work: Path) -> dict[str, int]:
 
 
 @pytest.mark.workflow
-@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
 def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, request, how):
     work = copy_workflow(repo, tmp_path / "kill")
     cmd = [SNAKEMAKE, *ONLINE_TARGETS, *SMOKE]
@@ -220,11 +220,13 @@ def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, re
     else:
         pytest.fail("no simulation block was written within 300 s")
     os.killpg(proc.pid, getattr(signal, how))
-    if how == "SIGTERM":  # a graceful stop gets a few seconds, then it is killed
+    if how != "SIGKILL":  # a graceful stop (a terminal's Ctrl-C, a scheduler's TERM) ends the run by itself
         try:
-            proc.wait(timeout=20)
+            proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=60)
+            pytest.fail(f"the run did not end within 60 s of {how} (dpbandits.workflow.signals)")
     proc.wait(timeout=60)
     time.sleep(0.5)  # let the killed job processes of the group disappear
     assert not (work / f"{R}/tables/online/final_regret.csv").exists(), "killed too late"

@@ -11,6 +11,7 @@ from dpbandits.workflow.config import validate_workflow_config
 from dpbandits.workflow.provenance import code_digest, select_config
 from dpbandits.workflow.jobs import run_job
 from dpbandits.workflow.guard import prepare_workdir
+from dpbandits.workflow import signals
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
 # A --configfile is the whole configuration (each must be complete, checked below): the workflow's
@@ -31,6 +32,7 @@ config["online"].setdefault("extra_algorithms", [])
 # stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables; of
 # this scale's outputs only (a run never removes what it would not rebuild).
 if workflow.is_main_process:
+    signals.install()  # a SIGTERM ends the run instead of hanging it (dpbandits.workflow.signals)
     for message in prepare_workdir(
         ".", dryrun=workflow.output_settings.dryrun, scale=config["scale"]
     ).messages():
