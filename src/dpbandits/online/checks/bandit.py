@@ -152,8 +152,8 @@ def check_bt2_bt3(tables, rng, n_boot, scale) -> CheckOutput:
     trivial policy's regret and growing like log T over the last decade (:func:`log_t_regime`)."""
     claims, points, fits = [], [], []
     for alg in ALGORITHMS:
-        eh, gh, high, th = _eps_slope(tables["eps_high"], alg, rng, n_boot)
-        el, gl, low, tl = _eps_slope(tables["eps_low"], alg, rng, n_boot)
+        eh, gh, high, regime_hi = _eps_slope(tables["eps_high"], alg, rng, n_boot)
+        el, gl, low, regime_lo = _eps_slope(tables["eps_low"], alg, rng, n_boot)
         row = _claim(f"BT-2-{SUFFIX[alg]}", SOURCE[alg], "theorem",
                      f"{NAMES[alg]}: regret ~ 1/eps in the high-privacy regime (B2-hi, "
                      f"Delta = 0.5, eps in [{eh[0]:g}, {eh[-1]:g}]){_lof(high)}",
@@ -171,10 +171,10 @@ def check_bt2_bt3(tables, rng, n_boot, scale) -> CheckOutput:
                       low.ci_high, "slope CI > -0.7 and (slope - BT-2 slope) CI >= 0.3",
                       verdict, gl[0].size, scale)
         claims.append(row.with_evidence(
-            **log_t_regime(th, rng, n_boot, "R(T) / the trivial policy's (B2-hi)"),
+            **log_t_regime(regime_hi, rng, n_boot, "R(T) / the trivial policy's (B2-hi)"),
             **band_power(high.ci_low, high.ci_high, high.slope, -1.3, -0.7)))
         claims.append(row3.with_evidence(
-            **log_t_regime(tl, rng, n_boot, "R(T) / the trivial policy's (B2-lo)"),
+            **log_t_regime(regime_lo, rng, n_boot, "R(T) / the trivial policy's (B2-lo)"),
             **shifted_power(low.ci_low, low.ci_high, low.slope, (-1.0,), -0.7, math.inf,
                             "the eps-dependence persists (slope -1)")))
         for label, x, groups, fit, theory in ((f"{SUFFIX[alg]} B2-hi", eh, gh, high, -1.0),
@@ -230,7 +230,7 @@ def check_bt4(tables, rng, n_boot, scale) -> CheckOutput:
                        "max/min over K of R(T) / (K - 1)", res["spread"], res["lo"], res["hi"],
                        "slope of R in K-1 has CI > 0 and max/min R/(K-1) CI <= 2", res["verdict"],
                        groups[0].size, scale)
-        trivial = [(f"K={k}", *_curve(r), trivial_regret(instance_means(r["instance"].iloc[0], k,
+        regime_cells = [(f"K={k}", *_curve(r), trivial_regret(instance_means(r["instance"].iloc[0], k,
                                                                         float(r["gap"].iloc[0])),
                                                           float(r["horizon"].iloc[0])))
                    for k, r in zip(ks, cells, strict=True)]
@@ -244,7 +244,7 @@ def check_bt4(tables, rng, n_boot, scale) -> CheckOutput:
                  next(p["power"] for p in powers if p["power"] != "FAIL"),
                  "power_note": "; ".join(p["power_note"] for p in powers)}
         claims.append(claim.with_evidence(
-            **log_t_regime(trivial, rng, n_boot, "R(T) / the trivial policy's"), **power))
+            **log_t_regime(regime_cells, rng, n_boot, "R(T) / the trivial policy's"), **power))
         label = SUFFIX[alg]
         points.append(series_points(label, x, groups, rng, n_boot))
         lfit = loglog_slope(x, groups, rng, n_boot)
