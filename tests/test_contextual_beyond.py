@@ -233,6 +233,38 @@ def test_theorem_rate_past_the_onset_passes_with_power():
     assert row.verdict == "PASS" and row.ci_low <= -2 / 3 <= row.ci_high
     assert j["T-2.6-PAST-D1"].verdict == "PASS" and abs(j["T-2.6-PAST-D1"].value - 0.5) < 0.15
     assert j["T-2.6-PAST-DIM"].verdict == "REPORT"
+    # powered against a wrong paper of the claim's form: an exponent off by more than the band
+    for cid in ("T-2.6-PAST-EPS8", "T-2.6-PAST-D1", "T-2.6-PAST-EPSEXP"):
+        assert j[cid].reason == "supported" and j[cid].evidence.power_form == "exponent_off", cid
+        assert "[power against an exponent off by more than the claim's band: " in j[cid].claim, cid
+    assert "slope 0.9 (the theorem's 0.5 off by twice the tolerance 0.2)" in j["T-2.6-PAST-D1"].claim
+    assert "linear regret" in j["T-2.6-PAST-EPS8"].claim  # 2/3 + 2 x 0.2 > 1: capped at a linear regret
+    assert "eps-exponent -1.73 (a privacy cost steeper" in row.claim and "eps-exponent 0.0667" in row.claim
+
+
+def test_rate_powers_are_exponents_off_the_band():
+    """sublinear_power: a sublinear claim against a linear regret, Theorem 2.6's exponent against
+    itself off by twice the tolerance (at most 1); a wide CI falls back on a one-sided bootstrap
+    test whose null is the band's edge. eps_exponent_power: the theory off by twice the band's
+    margin on both sides, both must FAIL (an eps-exponent of 0 alone is a straw man for noise
+    that scales as 1/eps)."""
+    from types import SimpleNamespace
+
+    from dpbandits.contextual.checks.evidence import eps_exponent_power, sublinear_power
+
+    fit = SimpleNamespace(slope=0.5, ci_low=0.45, ci_high=0.55, boots=None)
+    ev = sublinear_power(fit)
+    assert (ev["power"], ev["power_form"]) == ("FAIL", "exponent_off") and "= 1:" in ev["power_note"]
+    ev = sublinear_power(fit, 0.7, theory=0.5)
+    assert ev["power"] == "FAIL" and "slope 0.9 " in ev["power_note"]
+    wide = SimpleNamespace(slope=0.5, ci_low=0.2, ci_high=0.8, boots=np.linspace(0.2, 0.8, 101))
+    ev = sublinear_power(wide, 0.7, theory=0.5)  # shifted to 0.9: [0.6, 1.2] straddles 0.7
+    assert ev["power"] is None and ev["power_form"] == "exponent_off" and "null slope >= 0.7" in ev["power_note"]
+    narrow = SimpleNamespace(slope=-0.67, ci_low=-0.8, ci_high=-0.55)
+    ev = eps_exponent_power(narrow, -2 / 3, -1.2, -0.3)
+    assert (ev["power"], ev["power_form"]) == ("FAIL", "exponent_off")
+    broad = SimpleNamespace(slope=-0.67, ci_low=-1.15, ci_high=-0.35)  # at +0.067 the CI reaches below -0.3
+    assert eps_exponent_power(broad, -2 / 3, -1.2, -0.3)["power"] == "INCONCLUSIVE"
 
 
 def test_linear_regret_past_the_onset_is_contradicted():

@@ -163,6 +163,37 @@ def test_scaling_pass_with_power_is_supported(good):
     row = _judged("B4", good)["B4"]
     assert (row.verdict, row.reason) == ("PASS", "supported")
     assert row.evidence.regime is True and row.evidence.power == "FAIL"
+    # powered against a wrong paper of the claim's form: the eps^-2 law, an exponent off
+    assert row.evidence.power_form == "exponent_off"
+    assert "[power against an exponent off by more than the claim's band: slope 2" in row.claim
+
+
+@pytest.mark.parametrize(("check", "cid"), [("B3", "B3-SLOPE"), ("B3", "B3-RATIO"), ("B5", "B5"),
+                                            ("B5", "B5-NAIVE"), ("B6", "B6-NONPRIVATE"), ("B6", "B6-OVERHEAD"),
+                                            ("B7", "B7"), ("B9", "B9-CENTRAL")])
+def test_every_scaling_row_is_powered_against_an_exponent_off(check, cid, good):
+    row = _judged(check, good)[cid]
+    assert (row.verdict, row.reason, row.evidence.power_form) == ("PASS", "supported", "exponent_off"), row
+
+
+@pytest.mark.parametrize(("check", "cid"), [("B5", "B5-NAIVE-GAP"), ("B9", "B9-ORDER")])
+def test_comparisons_are_tests_of_the_effect_absent(check, cid, good):
+    """The one-sided tests' null is the claimed effect absent (the naive split, the local model no
+    costlier): a way the paper could be wrong, so their significance counts as power."""
+    row = _judged(check, good)[cid]
+    assert (row.verdict, row.reason) == ("PASS", "supported"), row
+    assert (row.evidence.power, row.evidence.power_form) == ("test", "effect_absent")
+
+
+def test_rare_event_rules_are_powered_against_a_rate_above_the_stated_level(good):
+    rows = _judged("B1", good)
+    # B1-STRESS: 2 delta (what Lemma 4's proof gives) is caught at the same number of runs
+    stress = rows["B1-STRESS"]
+    assert (stress.verdict, stress.reason, stress.evidence.power_form) == ("PASS", "supported", "rate_exceeded")
+    # B1-CORRECT at delta = 1/T: zero failures cannot tell 2/T from 1/T, so no power
+    correct = rows["B1-CORRECT"]
+    assert (correct.verdict, correct.reason) == ("INCONCLUSIVE", "no_power"), correct
+    assert (correct.evidence.power, correct.evidence.power_form) == ("PASS", "rate_exceeded")
 
 
 def test_rate_before_its_regime_is_pre_asymptotic(good):
@@ -191,11 +222,22 @@ def test_lower_bound_tested_far_above_it_has_no_power(good):
     assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power")
 
 
-def test_pass_without_power_is_no_power(good):
-    # synthetic eliminations far below every count: the same rule passes the count without its
-    # private term too, so B2's PASS shows nothing
+def test_explicit_count_is_powered_against_the_count_violated(good):
+    # the corrected Lemma 6 count violated by a factor 2 where it is tightest is caught
     row = _judged("B2", good)["B2"]
+    assert (row.verdict, row.reason) == ("PASS", "supported"), row
+    assert (row.evidence.power, row.evidence.power_form) == ("FAIL", "bound_violated")
+    assert "without its private term" in row.evidence.power_note
+
+
+def test_pass_of_a_vacuous_count_is_no_power(good):
+    # at T = 2e5 twice the corrected count exceeds the T/2 left plays an arm can have: no run could
+    # violate it by that factor, so B2's PASS shows nothing
+    bad = {k: v.copy() for k, v in good.items()}
+    bad["correctness"] = bad["correctness"].assign(horizon=200_000, delta=1 / 200_000)
+    row = _judged("B2", bad)["B2"]
     assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power") and row.evidence.power == "PASS"
+    assert "vacuous" in row.claim
 
 
 def test_sanity_bar_is_not_a_paper_claim():

@@ -297,6 +297,7 @@ def test_a2_is_an_identity_of_the_implementation():
     rows = {c.check_id: c for c in judge_all(check_a2(np.random.default_rng(0), "smoke", **A2_SMALL).claims)}
     assert (rows["A2"].kind, rows["A2"].verdict, rows["A2"].reason) == ("identity", "PASS", "validated")
     assert rows["A2"].evidence.power == "FAIL"  # a 10% smaller noise scale exceeds eps_c
+    assert rows["A2"].evidence.power_form == "privacy_2eps" and "1.11 eps-DP" in rows["A2"].evidence.power_note
     assert rows["A2-NODES"].kind == rows["A2-SCALE"].kind == "identity"
 
 
@@ -305,9 +306,24 @@ def test_a6_searches_fail_their_alternatives(rng=None):
 
     out = check_a6(np.random.default_rng(0), "smoke", n_instances=30, k_min=3, k_max=6)
     rows = {c.check_id: c for c in judge_all(out.claims)}
-    for cid in ("A6-P1", "A6-P2", "A6-ORDER"):
+    # each against a wrong paper of its claim's form: Property (1) with its constant 10% larger
+    # (attained with equality on every pair), Property (2) with the main text's Delta (a factor 2),
+    # the ordering read as Section 3 justifies it (any totally ordered P)
+    forms = {"A6-P1": "constant_off", "A6-P2": "constant_off", "A6-ORDER": "paper_reading"}
+    for cid, form in forms.items():
         assert (rows[cid].verdict, rows[cid].reason) == ("PASS", "supported"), rows[cid]
-        assert rows[cid].evidence.power == "FAIL"
+        assert (rows[cid].evidence.power, rows[cid].evidence.power_form) == ("FAIL", form)
+    # every pair (|S| = 2) violates 1.1 Delta: at least 3 pairs in each of the 30 instances (K >= 3)
+    assert int(rows["A6-P1"].evidence.power_note.split("counts ")[1].split(" of")[0]) >= 30 * 3
+
+
+def test_a1_is_powered_against_the_bound_violated(a1_good):
+    from dpbandits.evidence.guards import judge_all
+
+    rows = {c.check_id: c for c in judge_all(a1_good.claims)}
+    assert (rows["A1"].verdict, rows["A1"].reason) == ("PASS", "supported"), rows["A1"]
+    assert (rows["A1"].evidence.power, rows["A1"].evidence.power_form) == ("FAIL", "bound_violated")
+    assert "violated by a factor 1.1" in rows["A1"].claim
 
 
 def test_a_covered_row_without_its_evidence_is_a_guard_error():

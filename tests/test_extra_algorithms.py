@@ -13,9 +13,10 @@ import pandas as pd
 import pytest
 import yaml
 
+from dpbandits.audit import AuditResult
 from dpbandits.evidence.guards import judge_all
 from dpbandits.online import interface
-from dpbandits.online.checks.extra import audit_class, check_x_audit, check_x_regret
+from dpbandits.online.checks.extra import _audit_rows, audit_class, check_x_audit, check_x_regret
 from dpbandits.workflow.config import ConfigError, validate_config
 
 DP_UCB = "examples.dp_ucb_tree:DPUCBTree"
@@ -144,15 +145,32 @@ def test_bad_extra_algorithms_are_rejected_before_any_job(repo, mutate, expected
 def test_the_audit_fails_the_leaky_example_and_passes_the_private_one():
     """Both at a small size, with a stronger control (x0.1) than the workflow's so that the
     private example's control is caught at 3e4 runs per table (the smoke workflow uses x0.25 and
-    1e5 runs)."""
+    1e5 runs). A control that leaks 10 eps is caught, but a release leaking 10 eps is no way a
+    private algorithm's claim could be wrong by a factor the audit was shown to see: the private
+    example passes its own criterion and stays INCONCLUSIVE no_power (a 2 eps control: below)."""
     a = {"epsilon": 1.0, "confidence": 0.999, "control_noise_multiplier": 0.1, "extra_algorithms": [
         {"name": "dp_ucb_tree", "import": DP_UCB, "epsilon_accounting": 1, "audit_samples": 30000},
         {"name": "leaky_ucb", "import": LEAKY, "epsilon_accounting": 1, "audit_samples": 20000}]}
     rows = {c.check_id: c for c in judge_all(check_x_audit(7, "smoke", a))}
-    assert rows["X-AUDIT-DP-UCB-TREE"].verdict == "PASS" and rows["X-AUDIT-DP-UCB-TREE"].reason == "supported"
+    private = rows["X-AUDIT-DP-UCB-TREE"]
+    assert (private.verdict, private.reason) == ("INCONCLUSIVE", "no_power") and "PASS on its own" in private.claim
+    assert "a leak of 10 eps" in private.claim
     assert rows["X-AUDIT-LEAKY-UCB"].verdict == "FAIL" and rows["X-AUDIT-LEAKY-UCB"].value > 1.5
     assert rows["X-AUDIT-DP-UCB-TREE-CONTROL"].verdict == rows["X-AUDIT-LEAKY-UCB-CONTROL"].verdict == "PASS"
     assert {r.kind for r in rows.values()} == {"baseline", "control"}
+
+
+def test_an_audit_pass_is_supported_only_against_a_control_at_most_2_eps():
+    """The audit row's power, as for the paper's audits: a caught control at x0.5 (a release that
+    is 2 eps-DP) supports the PASS; the same caught control at x0.25 (4 eps) does not."""
+    spec = interface.ExtraAlgorithm(name="mine", import_path=DP_UCB, epsilon_accounting=1.0)
+    real = AuditResult(1.0, 0.8, "output=0", 1000, 0.999, 4)
+    control = AuditResult(1.0, 1.6, "output=0", 1000, 0.999, 4)
+    for m, reason, form in ((0.5, "supported", "privacy_2eps"), (0.25, "no_power", "")):
+        main, ctrl = judge_all(_audit_rows(spec, real, control, f"its noise scale x{m:g}", "smoke", m))
+        assert (main.verdict, main.reason, main.evidence.power_form) == (
+            "PASS" if form else "INCONCLUSIVE", reason, form), main.claim
+        assert (ctrl.kind, ctrl.verdict) == ("control", "PASS")
 
 
 def test_a_control_by_epsilon_for_classes_without_noise_multiplier():

@@ -4,11 +4,13 @@ vocabulary, and the evidence helpers compute what they say."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dpbandits.evidence import guards
 from dpbandits.evidence.checks import band_verdict
-from dpbandits.evidence.claims import REASONS, Claim, Evidence
+from dpbandits.evidence.claims import POWER_FORMS, REASONS, Claim, Evidence
 from dpbandits.evidence.guards import GuardError, judge
 from dpbandits.evidence.registry import Guard
 
@@ -26,10 +28,31 @@ def test_a_pass_without_power_is_no_power_and_says_why():
 
 
 @pytest.mark.parametrize("power", ["FAIL", "test"])
-def test_a_pass_with_power_is_supported(power):
-    out = judge(row("PASS", power=power, power_note="slope 1 (linear regret)"))
+def test_a_pass_with_power_against_a_wrong_paper_is_supported(power):
+    out = judge(row("PASS", power=power, power_note="slope 1 (linear regret)", power_form="exponent_off"))
     assert (out.verdict, out.reason) == ("PASS", "supported")
-    assert out.claim.endswith("[power: slope 1 (linear regret)]")  # the evidence is shown
+    # the evidence is shown, with the kind of wrong paper it is
+    assert out.claim.endswith(f"[power against {POWER_FORMS['exponent_off']}: slope 1 (linear regret)]")
+
+
+@pytest.mark.parametrize("power", ["FAIL", "test"])
+def test_a_pass_powered_against_an_alternative_of_no_stated_form_is_no_power(power):
+    """A straw man (an alternative that is not a way the paper could be wrong) is not evidence:
+    the check must say which kind of wrong paper its alternative is."""
+    out = judge(row("PASS", power=power, power_note="the labels shuffled"))
+    assert (out.verdict, out.reason) == ("INCONCLUSIVE", "no_power")
+    assert "the labels shuffled" in out.claim and "not stated to be a way the paper could be wrong" in out.claim
+    # rows that are not claims of the paper keep their own vocabulary
+    assert judge(row("PASS", kind="control", power=power)).reason == "validated"
+
+
+def test_power_helpers_require_a_known_form():
+    with pytest.raises(TypeError):
+        guards.shifted_ci_power(0.6, 0.58, 0.62, 1.0, band_hi=0.95)  # no form: the call site must say
+    with pytest.raises(ValueError, match="power form must be one of"):
+        guards.significant(0.01, form="straw_man")
+    with pytest.raises(ValueError, match="power_form must be one of"):
+        Evidence(power="FAIL", power_form="straw_man")
 
 
 def test_a_pass_whose_alternative_also_passes_has_no_power():
@@ -95,16 +118,17 @@ def test_registry_guards_demand_their_evidence():
     assert judge(row("FAIL", check_id="OTHER"), [Guard(rows="T-*", regime="x")]).reason == "contradicted"
     assert judge(row("REPORT", kind="report", check_id="T-1"), [Guard(regime="x")]).reason == "informational"
     # the registry's alternative is recorded as the power note
-    out = judge(row("PASS", power="FAIL"), [Guard(alternative="slope 1")])
+    out = judge(row("PASS", power="FAIL", power_form="exponent_off"), [Guard(alternative="slope 1")])
     assert out.evidence.power_note == "slope 1"
 
 
 def test_shifted_ci_power():
     # a slope 0.60 [0.55, 0.65] judged "CI upper end < 0.95": at the alternative slope 1 the same CI
     # would be [0.95, 1.05]: FAIL -> power
-    ev = guards.shifted_ci_power(0.60, 0.50, 0.70, 1.0, band_hi=0.95)
+    ev = guards.shifted_ci_power(0.60, 0.50, 0.70, 1.0, band_hi=0.95, form="exponent_off")
     assert ev["power"] == "INCONCLUSIVE"  # too wide: could not tell slope 1 from the band
-    assert guards.shifted_ci_power(0.60, 0.58, 0.62, 1.0, band_hi=0.95)["power"] == "FAIL"
+    ev = guards.shifted_ci_power(0.60, 0.58, 0.62, 1.0, band_hi=0.95, form="exponent_off")
+    assert (ev["power"], ev["power_form"]) == ("FAIL", "exponent_off")
 
 
 def test_a_privacy_pass_needs_power_against_a_release_only_twice_as_leaky():
@@ -129,7 +153,7 @@ def test_a_privacy_pass_needs_power_against_a_release_only_twice_as_leaky():
     out = judged(power="FAIL", power_note="the noise removed")
     assert out.reason == "no_power" and "not against a release that is only 2 eps-DP" in out.claim
     # other kinds keep the general rule
-    assert judge(row("PASS", power="FAIL", power_note="slope 1")).reason == "supported"
+    assert judge(row("PASS", power="FAIL", power_note="slope 1", power_form="exponent_off")).reason == "supported"
 
 
 def test_violated_bound_power_scales_the_ci_to_a_bound_off_by_a_factor_2():
@@ -150,7 +174,8 @@ def test_violated_bound_power_scales_the_ci_to_a_bound_off_by_a_factor_2():
 
 
 def test_rate_power():
-    assert guards.rate_power(1000, 0.05, 0.10)["power"] == "FAIL"  # twice the limit is seen at n = 1000
+    ev = guards.rate_power(1000, 0.05, 0.10)
+    assert (ev["power"], ev["power_form"]) == ("FAIL", "rate_exceeded")  # twice the limit is seen at n = 1000
     assert guards.rate_power(20, 0.05, 0.10)["power"] != "FAIL"  # ... not at n = 20
 
 
@@ -164,8 +189,9 @@ def test_below_trivial_and_tied():
 
 
 def test_significant():
-    assert guards.significant(0.001)["power"] == "test"
-    assert guards.significant(0.2)["power"] is None
+    ev = guards.significant(0.001, form="effect_absent")
+    assert (ev["power"], ev["power_form"]) == ("test", "effect_absent")
+    assert guards.significant(0.2, form="effect_absent")["power"] is None
 
 
 def test_band_verdict():
@@ -173,3 +199,27 @@ def test_band_verdict():
     assert band_verdict(1.1, 1.2, 0.0, 1.0) == "FAIL"
     assert band_verdict(0.9, 1.2, 0.0, 1.0) == "INCONCLUSIVE"
     assert band_verdict(0.2, 0.5, band_hi=1.0) == "PASS"  # one-sided
+
+
+def test_every_supported_pass_of_the_committed_run_names_the_wrong_paper_it_rules_out():
+    """Registry-wide, on the committed paper-scale check table: every PASS ``supported`` row of a
+    paper's claim says which kind of wrong paper its power rules out (the guard writes
+    "[power against <form>: ...]"), and a privacy claim's is a release only 2 eps-DP or the
+    paper's own text read another way."""
+    import pandas as pd
+
+    from dpbandits.evidence.claims import PRIVACY_POWER_FORMS
+
+    table = Path(__file__).resolve().parents[1] / "reports" / "checks.csv"
+    frame = pd.read_csv(table, dtype=str, keep_default_na=False)
+    supported = frame[(frame["verdict"] == "PASS") & (frame["reason"] == "supported")]
+    assert len(supported) >= 50
+    missing, privacy = [], []
+    for r in supported.itertuples():
+        forms = [f for f, words in POWER_FORMS.items() if f"[power against {words}" in r.claim]
+        if not forms:
+            missing.append(f"{r.paper}/{r.check_id}")
+        elif r.kind == "privacy" and forms[0] not in PRIVACY_POWER_FORMS:
+            privacy.append(f"{r.paper}/{r.check_id}")
+    assert not missing, f"PASS supported without a stated wrong paper: {missing}"
+    assert not privacy, f"privacy PASS powered against another form: {privacy}"

@@ -22,7 +22,6 @@ from dpbandits.mechanisms.tree_counter import (
     BatchedTreeCounter,
     TreeCounterNoise,
     n_tree_nodes,
-    node_completion_index,
     tree_levels,
     tree_release,
 )
@@ -295,14 +294,36 @@ def test_tree_release_with_a_longer_capacity_and_a_multiplier():
     np.testing.assert_allclose(c, np.array(ref), rtol=0, atol=1e-9)
 
 
+class _ExponentialLog:
+    """Generator wrapper that logs the arrays ``standard_exponential`` returns (white-box draws)."""
+
+    def __init__(self, rng):
+        self.rng, self.draws = rng, []
+
+    def standard_exponential(self, size=None):
+        z = self.rng.standard_exponential(size)
+        self.draws.append(np.asarray(z))
+        return z
+
+
 @pytest.mark.parametrize("length", [1, 6, 64, 1000])
-def test_node_completion_index_is_the_counter_draw_order(length):
-    levels = tree_levels(length)
-    assert levels == int(math.floor(math.log2(length))) + 1
-    order = sorted(((j << h), h, j) for h in range(levels) for j in range(1, (length >> h) + 1))
-    assert len(order) == n_tree_nodes(length)
-    idx = [int(node_completion_index(h, j)) for _, h, j in order]
-    assert idx == list(range(len(order)))
+def test_the_counter_noises_only_the_nodes_a_release_uses(length):
+    """One node noise per element, b (E1 - E2), for the top node completed there (ctz(t), odd
+    index): every output is still the exact sum plus popcount(t) independent node noises, those
+    of the nodes (h, t >> h) with bit h of t set."""
+    log = _ExponentialLog(np.random.default_rng(length))
+    counter = BinaryTreeCounter(length, 0.8, log)
+    b = counter.laplace.scale
+    x = np.random.default_rng(0).random(length)
+    eta = {}
+    for t in range(1, length + 1):
+        out = counter.add(float(x[t - 1]))
+        assert len(log.draws) == 2 * t  # one node noise per element: two exponentials
+        h = (t & -t).bit_length() - 1
+        eta[(h, t >> h)] = b * (float(log.draws[-2]) - float(log.draws[-1]))
+        noise = sum(eta[(h, t >> h)] for h in range(counter.levels) if (t >> h) & 1)
+        assert out == pytest.approx(x[:t].sum() + noise, abs=1e-9)
+    assert n_tree_nodes(length) >= length  # the nodes left without noise are never released
 
 
 def test_fast_release_has_the_counter_law():
@@ -348,16 +369,16 @@ def test_tree_noise_matches_binary_tree_counter():
     assert checked > 1000
 
 
-def test_tree_noise_is_rng_laplace_bit_for_bit():
-    """The compiled noise path reads the counter's Laplace draws as uniforms and transforms only
-    the top ones: bit for bit the path built from ``rng.laplace`` itself (noise(s) = eta_top(s)
-    + noise(s - lowbit(s)), top of s = draw 2 s - popcount(s) - 1), whatever the chunks."""
+def test_tree_noise_is_the_counter_draws_bit_for_bit():
+    """The noise path reads the counter's node draws b (E1 - E2) in one block call: bit for bit
+    the path built from the exponentials one by one (noise(s) = eta_top(s) + noise(s - lowbit(s)),
+    eta_top(s) from draws 2 s - 2 and 2 s - 1), whatever the chunks."""
     t_max = 20000
     for scale in (96.0, 0.37):
-        z = np.random.default_rng(4).laplace(0.0, scale, size=n_tree_nodes(t_max))
+        e = np.random.default_rng(4).standard_exponential(2 * t_max)
         expected = np.zeros(t_max + 1)
         for s in range(1, t_max + 1):
-            expected[s] = z[2 * s - bin(s).count("1") - 1] + expected[s & (s - 1)]
+            expected[s] = scale * (e[2 * s - 2] - e[2 * s - 1]) + expected[s & (s - 1)]
         tn = TreeCounterNoise(np.random.default_rng(4), 15, scale)
         rng = np.random.default_rng(5)
         pos = 0
@@ -382,24 +403,12 @@ def test_batched_tree_single_counter_equals_binary_tree_counter():
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
 
 
-class _LaplaceLog:
-    """Generator wrapper that logs the arrays ``laplace`` returns (white-box draw order)."""
-
-    def __init__(self, rng):
-        self.rng, self.draws = rng, []
-
-    def laplace(self, loc, scale, size):
-        z = self.rng.laplace(loc, scale, size)
-        self.draws.append(z)
-        return z
-
-
 def test_batched_tree_draw_order_and_outputs():
     """(copies x K) counters pushed copy-wise (all copies on one arm per step, arms in random
-    order): per push one Laplace call per completed level, levels increasing, one draw per copy;
-    every output is the exact sum plus the released nodes (h, pos >> h), bit h of pos set."""
+    order): per push one call with one node noise b (E1 - E2) per copy, for the top node completed
+    there; every output is the exact sum plus the released nodes (h, pos >> h), bit h of pos set."""
     copies, k, steps, levels, scale = 5, 3, 70, 8, 2.0
-    log = _LaplaceLog(np.random.default_rng(4))
+    log = _ExponentialLog(np.random.default_rng(4))
     tree = BatchedTreeCounter(copies, k, levels, scale, log)
     rng = np.random.default_rng(5)
     c = np.arange(copies)
@@ -413,14 +422,12 @@ def test_batched_tree_draw_order_and_outputs():
         out = tree.push(c, np.full(copies, j), x)
         pos[j] += 1
         exact[:, j] += x
-        done = [h for h in range(levels) if pos[j] % (1 << h) == 0]
-        assert len(log.draws) - n_calls == len(done)
-        for h, z in zip(done, log.draws[n_calls:], strict=True):
-            assert z.shape == (copies,)
-            eta[(j, h, int(pos[j] >> h))] = z
+        assert len(log.draws) - n_calls == 1 and log.draws[-1].shape == (copies, 2)
+        top = (int(pos[j]) & -int(pos[j])).bit_length() - 1
+        eta[(j, top, int(pos[j] >> top))] = scale * (log.draws[-1][:, 0] - log.draws[-1][:, 1])
         noise = sum(eta[(j, h, int(pos[j] >> h))] for h in range(levels) if pos[j] >> h & 1)
         np.testing.assert_allclose(out, exact[:, j] + noise, rtol=0, atol=1e-9)
-    assert sum(z.size for z in log.draws) == copies * sum(n_tree_nodes(int(p)) for p in pos)
+    assert sum(z.shape[0] for z in log.draws) == copies * steps
 
 
 def test_batched_tree_without_noise_is_exact_for_any_interleaving():

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from dpbandits.evidence import registry
+from dpbandits.evidence.claims import POWER_FORMS
 from dpbandits.online.checks import bandit as bc
 from dpbandits.online.experiments.bandit_designs import ALGORITHMS, DESIGNS, design_cells
 
@@ -122,14 +123,27 @@ def _judged(check, tables):
     return {c.check_id: c for c in judge_all(out.claims, spec.guards, check)}
 
 
+# The kind of wrong paper each claim row's power is shown against (Evidence.power_form).
+FORMS = {"BT-1-ALG1": "exponent_off", "BT-1-ALG3": "exponent_off", "BT-3-ALG1": "effect_absent",
+         "BT-3-ALG3": "effect_absent", "BT-5": "bound_violated", "BT-6": "constant_off",
+         "BT-7-SLOPE-ALG1": "exponent_off", "BT-7-SLOPE-ALG3": "exponent_off"}
+# Statistics fixed by the algorithms' own constants: identities, not tests of the theorems.
+IDENTITIES = {"BT-2-ALG1", "BT-2-ALG3", "BT-4-ALG1", "BT-4-ALG3"}
+
+
 @pytest.mark.parametrize("check", sorted(BANDIT))
 def test_bandit_rows_pass_with_power_on_the_theory_law(check, good):
     for row in _judged(check, good).values():
         if row.kind == "sanity":  # BT-7-BOUND: the spec's C = 10, not a claim of the paper
             assert (row.verdict, row.reason) == ("PASS", "validated")
+        elif row.check_id in IDENTITIES:
+            assert (row.kind, row.verdict, row.reason) == ("identity", "PASS", "validated"), row.claim
+            assert row.evidence.power is None and "an identity" in row.claim
         else:
             assert (row.verdict, row.reason) == ("PASS", "supported"), row.claim
             assert row.evidence.power == "FAIL", row.evidence.power_note
+            assert row.evidence.power_form == FORMS[row.check_id], row.check_id
+            assert f"power against {POWER_FORMS[FORMS[row.check_id]]}" in row.claim
 
 
 def trivial_law(means, eps, t):
@@ -198,6 +212,10 @@ def test_lemma19_rate_counts_only_arms_that_can_reach_the_epoch(good, monkeypatc
     assert (row.verdict, row.reason) == ("PASS", "supported") and row.n_runs > 0
     excluded = int(row.claim.split("(")[2].split(" of ")[0])
     assert excluded > 0
+    # powered against Lemma 19's constant off by a factor: the runs stop at epoch d_j, so d_j two
+    # epochs earlier (24 / 4) puts every event at d_j + 2; 24 / 2 does not (a paper that wrong holds)
+    assert row.evidence.power_form == "constant_off"
+    assert "tightened 4-fold" in row.evidence.power_note and "at 2-fold: 0 of" in row.evidence.power_note
     monkeypatch.setattr(bc, "_event_possible", lambda d, horizon, k: False)
     row = _judged("BT-6", good)["BT-6"]
     assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power")
@@ -206,6 +224,14 @@ def test_lemma19_rate_counts_only_arms_that_can_reach_the_epoch(good, monkeypatc
     monkeypatch.setattr(bc, "_event_possible", lambda d, horizon, k: next(allowed, None) is not None)
     row = _judged("BT-6", good)["BT-6"]
     assert (row.n_runs, row.verdict) == (20, "INCONCLUSIVE")
+
+
+def test_lemma19_far_below_its_bound_has_no_power():
+    """Runs that stop 11 epochs below d_j: even with Lemma 19's constant tightened 1024-fold no event
+    reaches d_j + 2, so the rule could not have caught the paper's constant off by any factor asked."""
+    row = _judged("BT-6", _tables(theory_law, epochs_above=-11))["BT-6"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power"), row.claim
+    assert row.evidence.power == "PASS" and "1024-fold" in row.evidence.power_note
 
 
 def test_privacy_cost_power_and_floor():
@@ -221,6 +247,8 @@ def test_privacy_cost_power_and_floor():
 
     row = run(_figure_runs(50.0))
     assert (row.verdict, row.reason) == ("PASS", "supported") and row.evidence.power == "FAIL"
+    # powered against the claim's order reversed (one private cell better than its reference)
+    assert row.evidence.power_form == "effect_absent" and "order reversed" in row.evidence.power_note
     assert (run(_figure_runs(-50.0)).reason) == "contradicted"
     # Runs so noisy that a private cell 30% better than its reference would go unseen: no power
     noisy = _figure_runs(50.0)
@@ -233,12 +261,17 @@ def test_privacy_cost_power_and_floor():
     assert run(stuck).reason == "no_power"
 
 
-def test_bt4_fails_a_per_arm_cost_that_grows_with_k_and_is_powered_against_it():
-    """The ways Theorem 3's (K-1)/eps term could be wrong: a union bound over the arms (each arm's
-    cost x log2 K) FAILs the rule; a PASS names both alternatives, not a regret independent of K."""
+def test_bt2_and_bt4_are_identities_of_the_algorithms_constants():
+    """The 1/eps slope of BT-2 and the flat R / (K - 1) of BT-4 follow from each arm's own privacy
+    term 3 ln t / (eps O): identities, validated or violated, never a paper's PASS or FAIL."""
     union_bound = _judged("BT-4", _tables(lambda m, e, t: 100.0 * (m.size - 1) * np.log2(m.size)))
-    assert {r.verdict for r in union_bound.values()} == {"FAIL"}
-    rows = _judged("BT-4", _tables(theory_law))
-    for row in rows.values():
-        assert (row.verdict, row.reason) == ("PASS", "supported")
-        assert "budget split" in row.evidence.power_note and "union bound" in row.evidence.power_note
+    assert {(r.kind, r.verdict, r.reason) for r in union_bound.values()} == {("identity", "FAIL", "violated")}
+    for check in ("BT-2", "BT-4"):
+        rows = {k: r for k, r in _judged(check, _tables(theory_law)).items() if k in IDENTITIES}
+        assert len(rows) == 2
+        for row in rows.values():
+            assert (row.kind, row.verdict, row.reason) == ("identity", "PASS", "validated")
+            assert "3 ln t / (eps O)" in row.claim and row.evidence.power is None
+    # BT-3, in the same check as BT-2, stays a test of the theorems
+    row = _judged("BT-2", _tables(theory_law))["BT-3-ALG1"]
+    assert (row.kind, row.reason, row.evidence.power_form) == ("theorem", "supported", "effect_absent")

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from dpbandits.evidence import registry
+from dpbandits.evidence.claims import POWER_FORMS
 from dpbandits.evidence.guards import judge_all
 from dpbandits.online.checks import figures as fc
 
@@ -77,11 +78,28 @@ def good():
     return _tables(GOOD)
 
 
-@pytest.mark.parametrize("check_id", ["FIG-C1", "FIG-C2", "FIG-SHAPE", "FIG-EPS"])
+# The kind of wrong paper each figure claim's power is shown against (Evidence.power_form): the
+# similarity off by a factor 9, Lazy-DP-TS no better than a comparator (the tests' null),
+# sqrt(T) growth in place of log T, regret increasing in eps (the non-inferiority tests' null).
+FORMS = {"FIG-C1": "constant_off", "FIG-C2": "effect_absent", "FIG-SHAPE": "exponent_off",
+         "FIG-EPS": "effect_absent"}
+
+
+@pytest.mark.parametrize("check_id", sorted(FORMS))
 def test_figure_claim_passes_with_power_on_a_law_that_follows_it(check_id, good):
     row = judged(check_id, good)[check_id]
     assert (row.verdict, row.reason) == ("PASS", "supported"), row.claim
     assert row.evidence.power in ("FAIL", "test") and row.evidence.power_note
+    assert row.evidence.power_form == FORMS[check_id]
+    assert f"power against {POWER_FORMS[FORMS[check_id]]}" in row.claim
+
+
+def test_a_pass_powered_by_no_wrong_paper_has_no_power(good, monkeypatch):
+    """Without the form of a wrong paper, the same significant test is no evidence (no_power)."""
+    real = fc.significant
+    monkeypatch.setattr(fc, "significant", lambda *a, **kw: {**real(*a, **kw), "power_form": ""})
+    row = judged("FIG-C2", good)["FIG-C2"]
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power") and "not stated to be a way" in row.claim
 
 
 def test_fig_c2_fails_only_on_a_significant_reversal():

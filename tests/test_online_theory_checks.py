@@ -166,14 +166,23 @@ def _judged(check, tables):
     return {c.check_id: c for c in judge_all(out.claims, spec.guards, check)}
 
 
+# The kind of wrong paper each claim row's power is shown against (Evidence.power_form).
+FORMS = {"FT-1": "exponent_off", "FT-2": "bound_violated", "FT-3": "exponent_off",
+         "FT-4-LOW-PRIVACY": "exponent_off", "FT-5-RNM": "exponent_off", "FT-7-SLOPE": "exponent_off"}
+
+
 @pytest.mark.parametrize("check", ["FT-1", "FT-2", "FT-3", "FT-4", "FT-5", "FT-7", "FT-8"])
 def test_full_info_rows_pass_with_power_or_are_sanity_bars(check, good_tables):
     for row in _judged(check, good_tables).values():
         if row.check_id in ("FT-7-BOUND", "FT-8", "FT-8-C2"):  # C = 10 / a lower bound far below
             assert (row.kind, row.verdict, row.reason) == ("sanity", "PASS", "validated")
+        elif row.check_id in ("FT-4-HIGH-PRIVACY", "FT-5-NAIVE"):  # slopes fixed by the noise scale
+            assert (row.kind, row.verdict, row.reason) == ("identity", "PASS", "validated"), row.claim
+            assert row.evidence.power is None and "an identity" in row.claim
         else:
             assert (row.verdict, row.reason) == ("PASS", "supported"), row.claim
             assert row.evidence.power == "FAIL", row.evidence.power_note
+            assert row.evidence.power_form == FORMS[row.check_id], row.check_id
 
 
 def stuck_law(inst, eps, t, variant):
@@ -212,6 +221,8 @@ def test_exact_rows_kinds_and_power():
         row = one(fn)
         assert (row.kind, row.verdict, row.reason) == ("lemma", "PASS", "supported")
         assert row.evidence.power == "FAIL" and "tightened" in row.evidence.power_note
+        # the paper's stated constant off by a factor: a way the lemma could be wrong
+        assert row.evidence.power_form == "constant_off" and "a stated constant" in row.claim
     assert (one(ex.check_u3).kind, one(ex.check_u3).reason) == ("identity", "validated")
     u1 = judge(ex.check_u1(np.random.default_rng(4), "smoke", {"schedule_horizon": 300}).claims[0])
     assert (u1.kind, u1.reason) == ("identity", "validated")
@@ -222,4 +233,5 @@ def test_exact_rows_kinds_and_power():
     rows = {c.check_id: judge(c, spec.guards) for c in ex.check_p_exact_rnm(None, "smoke", {}).claims}
     assert (rows["P-EXACT-RNM"].verdict, rows["P-EXACT-RNM"].reason) == ("FAIL", "erratum")
     assert (rows["P-EXACT-RNM-C2"].reason, rows["P-EXACT-RNM-C2"].evidence.power) == ("supported", "FAIL")
+    assert rows["P-EXACT-RNM-C2"].evidence.power_form == "privacy_2eps"  # the paper's Lap(1/eps): 2 eps
     assert "Def 1" in rows["P-EXACT-RNM"].source and "Alg 4" in rows["P-EXACT-RNM"].source

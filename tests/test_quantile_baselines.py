@@ -12,6 +12,7 @@ import pytest
 from workflow_runner import copy_workflow, run_snakemake
 
 from dpbandits.evidence import registry
+from dpbandits.evidence.guards import judge_all
 from dpbandits.quantile import max_q, qlucb, qpac
 from dpbandits.quantile.checks import baselines as baseline_checks
 from dpbandits.quantile.experiments import designs as qexp
@@ -194,6 +195,22 @@ def test_checks_pass_on_their_designs(tables):
     assert all(v == "REPORT" for k, v in verdicts.items() if k.startswith("D2-"))
     assert {"D2-QPAC-STRICT", "D2-QPAC-V2", "D2-QLUCB", "D2-MAX-Q"} <= set(verdicts)
     assert all(v != "FAIL" for k, v in verdicts.items() if k.startswith("D3"))
+
+
+def test_baseline_rows_are_powered_against_a_wrong_paper(tables):
+    """D1-QPAC's null is the claimed non-termination absent (QPAC stopping in > 5% of runs), D1-SEQ's
+    and D3-PAC's an error rate at the stated delta, D3-SLOPE-*'s Theorem 4's log(1/Delta) with its
+    exponent off by one."""
+    forms = {"D1-QPAC": "effect_absent", "D1-SEQ": "rate_exceeded", "D3-PAC": "rate_exceeded",
+             "D3-SLOPE-Q50": "exponent_off", "D3-SLOPE-Q75": "exponent_off"}
+    rows = {}
+    for check in ("D1", "D3"):
+        out, _ = run(check, tables)
+        rows.update({c.check_id: c for c in judge_all(out.claims, BASELINE_CHECKS[check].guards, check)})
+    for cid, form in forms.items():
+        assert rows[cid].evidence.power_form == form, cid
+        if rows[cid].verdict == "PASS":
+            assert rows[cid].reason == "supported" and "power against" in rows[cid].claim, cid
 
 
 def test_d2_table(tables):

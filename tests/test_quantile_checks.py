@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from dpbandits.evidence import registry
+from dpbandits.evidence.claims import POWER_FORMS
 from dpbandits.evidence.guards import judge_all
 from dpbandits.quantile.checks import audits
 from dpbandits.quantile.experiments import designs as qexp
@@ -229,18 +230,50 @@ def test_audit_catches_its_control_and_a_broken_mechanism():
 
 def test_every_guarded_row_carries_its_evidence(tables):
     """Judging every check's rows through its registry guards raises no GuardError, rows that are
-    not claims of the paper are validated, and no paper PASS lacks power."""
+    not claims of the paper are validated, and no paper PASS lacks power against a wrong paper:
+    its form is named and the verdict's text says which."""
     for check in ALL:
         for cid, row in judged(check, tables).items():
             if row.kind in ("identity", "control", "sanity"):
                 assert row.reason in ("validated", "violated", "undecided"), cid
             elif row.verdict == "PASS":
                 assert row.evidence.power in ("FAIL", "test"), cid
+                assert row.evidence.power_form in POWER_FORMS, cid
+                assert f"power against {POWER_FORMS[row.evidence.power_form]}" in row.claim, cid
+
+
+# the wrong paper each powered row of the simulation checks is judged against
+FORMS = {"B3": "rate_exceeded", "B4": "rate_exceeded", "B8": "rate_exceeded", "B9": "rate_exceeded",
+         "B10": "rate_exceeded", "B11-EPOCHSUM": "rate_exceeded", "B11-PAPER": "rate_exceeded",
+         "B15-PAC": "rate_exceeded", "F2-CORRECT": "rate_exceeded", "F3A-CORRECT": "rate_exceeded",
+         "F3B-BOUND": "rate_exceeded", "F4B-CORRECT": "rate_exceeded",
+         "B5-RATE-DISC": "exponent_off", "B5-GAP-ZG": "exponent_off", "B5-C-DISC": "exponent_off",
+         "F3A-C-RANGE": "exponent_off", "F3B-C-RANGE": "exponent_off", "B6-LINEAR": "exponent_off",
+         "B13-PRIVATE": "exponent_off", "B13-NONPRIVATE": "exponent_off", "B14-SEQ": "exponent_off",
+         "F3A-C-MEDIAN": "paper_reading", "F3B-C-MEDIAN": "paper_reading",
+         "F2-EQUAL": "constant_off", "F4A-EQUAL": "constant_off", "F4B-ABSDIFF": "effect_absent",
+         "B7-KL": "bound_violated", "B7-PAPER": "bound_violated"}
+
+
+def test_powered_rows_name_the_wrong_paper_they_rule_out(tables):
+    """Each row's power is against a way the paper could be wrong, of the claim's own form: a
+    failure rate above the stated delta, Theorem 4's log(1/Delta) or 1/Delta's exponent off by
+    one, the paper's 'samples' read as total pulls, the stated equality off by a factor 1.25, the
+    stated decrease absent, the lower bound violated by a factor 2."""
+    rows = {}
+    for check in ALL:
+        rows.update(judged(check, tables))
+    for cid, form in FORMS.items():
+        assert rows[cid].evidence.power_form == form, cid
+        assert rows[cid].evidence.power_note, cid
+    assert "read as total pulls" in rows["F3B-C-MEDIAN"].evidence.power_note
+    assert "exponent off by one" in rows["B5-RATE-ZG"].evidence.power_note
 
 
 def test_identities_are_not_claims_of_the_paper(tables):
-    rows = {**judged("A11", tables), **judged("B13", tables), **judged("F2", tables), **judged("F4A", tables)}
-    for cid in ("A11", "B13-FORMULA", "F2-IDENTITY", "F4A-IDENTITY"):
+    rows = {**judged("A11", tables), **judged("B13", tables), **judged("F2", tables), **judged("F4A", tables),
+            **judged("A10", tables)}
+    for cid in ("A11", "B13-FORMULA", "F2-IDENTITY", "F4A-IDENTITY", "A10", "A10-DP"):
         assert rows[cid].kind == "identity" and (rows[cid].verdict, rows[cid].reason) == ("PASS", "validated")
     t = tables["pac"].copy()
     t.at[t.index[0], "pulls"] = np.asarray(t.at[t.index[0], "pulls"]) + 1
@@ -257,7 +290,7 @@ def test_a_dp_scaling_claim_outside_its_regime_is_pre_asymptotic(tables):
 
     def as_theorem(t):
         row = dp._dp_slope("B12", "Thm 8", "pulls grow like 1/eps", "slope", t, lambda e: 1 / e, "epsilon", (0.9, 1.1),
-                           (0.0, "slope 0"), True, np.random.default_rng(0), 300, "smoke", "DISC")[0]
+                           (0.0, "slope 0", "effect_absent"), True, np.random.default_rng(0), 300, "smoke", "DISC")[0]
         return judge_all([row], ALL["B12"].guards, "B12")[0]
 
     assert as_theorem(tables["dp_eps"]).evidence.regime is True
@@ -293,12 +326,33 @@ def test_a_figure_reading_that_fails_is_not_reproduced(tables):
     assert judged("B5", tables, gap_scaling=t)["B5-GAP-DISC"].reason == "contradicted"
 
 
-def test_an_identity_that_could_not_fail_has_no_power(tables):
-    """A10-DP: DP-SEQ's records on these instances are alike whatever the random numbers (every
-    run leaves at the same epochs), so their identity under monotone maps is no_power."""
+def test_pathwise_invariance_is_an_implementation_identity(tables):
+    """A10 / A10-DP: SEQ and DP-SEQ read samples only through comparisons, so under common random
+    numbers their runs on order-preserving maps are identical whatever the random numbers: an
+    identity of the code (validated), not a test of the paper; its former power (runs without
+    common random numbers differ) was a straw man. The paper's claims C1, C2 are F2-EQUAL and
+    F4A-EQUAL, equivalence tests on independent runs."""
     rows = judged("A10", tables)
-    assert (rows["A10"].verdict, rows["A10"].reason) == ("PASS", "supported")
-    assert (rows["A10-DP"].verdict, rows["A10-DP"].reason) == ("INCONCLUSIVE", "no_power")
+    for cid in ("A10", "A10-DP"):
+        assert rows[cid].kind == "identity" and (rows[cid].verdict, rows[cid].reason) == ("PASS", "validated"), cid
+        assert rows[cid].evidence is None or rows[cid].evidence.power is None, cid
+    assert "without common random numbers" in rows["A10"].claim
+    assert judged("F2", tables)["F2-EQUAL"].evidence.power_form == "constant_off"
+
+
+def test_a_pass_powered_only_by_shuffled_labels_has_no_power(tables):
+    """F2-MONOTONE (samples fall as Delta grows, the specification's reading): the same rule FAILs
+    the runs with the Delta labels shuffled, but shuffled labels are no way the paper could be
+    wrong, so the row carries no power form and its PASS is INCONCLUSIVE no_power. The same holds
+    for F4B-MONOTONE's shuffled eps labels (an identity, so its verdict does not read it)."""
+    t = tables["disc_grid"].copy()
+    t["n_final"] = (1000 / t["a"]).astype(np.int64) + t["run"]  # strictly decreasing in Delta
+    row = judged("F2", tables, disc_grid=t)["F2-MONOTONE"]
+    assert row.evidence.power == "FAIL" and row.evidence.power_form == ""
+    assert (row.verdict, row.reason) == ("INCONCLUSIVE", "no_power")
+    assert "not stated to be a way the paper could be wrong" in row.claim and "shuffled" in row.claim
+    mono = judged("F4B", tables)["F4B-MONOTONE"]
+    assert mono.kind == "identity" and mono.evidence.power_form == ""
 
 
 def test_f3_constant_is_judged_at_every_delta(tables):

@@ -8,14 +8,17 @@ import numpy as np
 import pytest
 
 from dpbandits.evidence import registry
-from dpbandits.evidence.claims import Claim, Evidence
+from dpbandits.evidence.claims import POWER_FORMS, Claim, Evidence
 from dpbandits.evidence.guards import GuardError, judge, judge_all
 from dpbandits.quantile.checks import analytic as ac
 from dpbandits.quantile.checks import figures
 from dpbandits.quantile.checks.common import (
     EqualFamily,
     RateFamily,
+    alternative_power,
     censored_floor,
+    ci_test,
+    exact_power,
     no_event_claim,
     shuffled_groups,
     uncensored_regime,
@@ -101,9 +104,18 @@ def _judged(check_id, out):
     return {c.check_id: c for c in judge_all(out.claims, spec.guards, check_id)}
 
 
+# the wrong paper each analytic row's power is shown against (module docstrings of
+# dpbandits.quantile.checks.analytic and .figures)
+ANALYTIC_FORMS = {"A3": "constant_off", "A3-CONSTRUCT": "constant_off", "A4": "constant_off", "A5": "constant_off",
+                  "A7-CONST": "paper_reading", "A8": "privacy_2eps", "A9": "privacy_2eps", "B1": "rate_exceeded",
+                  "F1": "effect_absent"}
+
+
 def test_exact_checks_carry_their_negative_controls():
-    """Every exact PASS has power: the same rule FAILs its stated alternative, so the judged
-    verdict stays PASS (supported)."""
+    """Every exact PASS has power against a wrong paper of the claim's form (Theorem 2's identity
+    or a stated width or constant off by a factor 2, the proof's displayed step read as written,
+    a release only 2 eps-DP, a miss rate above the stated level, Figure 1's orders reversed): the
+    same rule FAILs it, so the judged verdict stays PASS (supported) and says which wrong paper."""
     rng = np.random.default_rng
     outs = {"A3": ac.check_a3(None, "smoke", SETTINGS), "A4": ac.check_a4(rng(0), "smoke", SETTINGS),
             "A5": ac.check_a5(None, "smoke", SETTINGS), "A7": ac.check_a7(None, "smoke", SETTINGS),
@@ -118,6 +130,45 @@ def test_exact_checks_carry_their_negative_controls():
                 continue
             assert (row.verdict, row.reason) == ("PASS", "supported"), cid
             assert row.evidence.power in ("FAIL", "test"), cid
+            assert row.evidence.power_form == ANALYTIC_FORMS[cid], cid
+            assert f"power against {POWER_FORMS[ANALYTIC_FORMS[cid]]}" in row.claim, cid
+
+
+def test_theorem2_power_is_the_identity_off_by_a_factor_two_either_way():
+    """A3's alternative is d_flip = Delta / 2 and d_flip = 2 Delta (a total-variation convention
+    with or without its 1/2): the same rule FAILs both on the same cases."""
+    rows = _judged("A3", ac.check_a3(None, "smoke", SETTINGS))
+    for cid in ("A3", "A3-CONSTRUCT"):
+        assert rows[cid].evidence.power == "FAIL" and "Delta / 2 or 2 Delta" in rows[cid].evidence.power_note
+
+
+def test_evidence_helpers_demand_a_form_and_a_straw_man_has_no_power():
+    """exact_power, ci_test and alternative_power take the kind of wrong paper as a keyword; an
+    unknown form is an error, and "" (a straw man) makes a PASS INCONCLUSIVE no_power."""
+    with pytest.raises(TypeError):
+        exact_power("FAIL", "an alternative")
+    with pytest.raises(TypeError):
+        ci_test("PASS", "a claim")
+    with pytest.raises(TypeError):
+        alternative_power(1.0, 0.9, 1.1, 2.0, (0.5, 1.5), "slope 2")
+    with pytest.raises(ValueError, match="power form"):
+        exact_power("FAIL", "an alternative", form="labels_shuffled")
+    row = Claim("quantile", "X", "s", "figure", "c", "s", 1.0, 1.0, 1.0, "0", "PASS", 10, "smoke")
+    straw = judge(row.with_evidence(**exact_power("FAIL", "labels shuffled", form="")))
+    assert (straw.verdict, straw.reason) == ("INCONCLUSIVE", "no_power") and "labels shuffled" in straw.claim
+    real = judge(row.with_evidence(**exact_power("FAIL", "the order reversed", form="effect_absent")))
+    assert (real.verdict, real.reason) == ("PASS", "supported")
+    assert ci_test("PASS", "x", form="effect_absent")["power_form"] == "effect_absent"
+    assert alternative_power(1.0, 0.9, 1.1, 2.0, (0.5, 1.5), "slope 2", form="exponent_off")["power"] == "FAIL"
+
+
+def test_rate_and_equivalence_families_name_their_null():
+    """A rate family's null is a rate at or above the stated level; an equivalence family's, the
+    stated equality off by the band's factor."""
+    assert RateFamily([0, 0], [1000, 1000], [0.05, 0.05]).evidence["power_form"] == "rate_exceeded"
+    assert _family((1.0,) * 5, 0).evidence["power_form"] == "constant_off"
+    row = no_event_claim("X", "s", "figure", "every run correct", "errors", [0], [300], [0.1], "smoke")
+    assert row.evidence.power_form == "rate_exceeded" and "smallest stated delta" in row.evidence.power_note
 
 
 def test_tool_validations_are_controls_not_claims():

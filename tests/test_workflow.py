@@ -163,9 +163,12 @@ def test_output_contract(smoke_run):
     md = (work / f"{R}/checks.md").read_text()
     assert all(cid in md for cid in claims.check_id)
     assert "Saha & Asi" in md and "Nikolakakis" in md and "Ma, Jiang, Zhao, Yang & Yu" in md
-    # the smoke config's two extra algorithms (examples/), audited beside the paper's:
-    # the private DP-UCB passes, the deliberately leaky UCB fails, both controls are caught (above)
-    assert verdict["X-AUDIT-DP-UCB-TREE"] == "PASS" and verdict["X-AUDIT-LEAKY-UCB"] == "FAIL"
+    # the smoke config's two extra algorithms (examples/), audited beside the paper's: the
+    # deliberately leaky UCB fails, both controls are caught (above); the private DP-UCB shows no
+    # violation, but its control (noise x0.25, a 4 eps leak) is grosser than a release only 2 eps-DP,
+    # so at the smoke's audit size its PASS has no power against a wrong privacy claim
+    assert verdict["X-AUDIT-LEAKY-UCB"] == "FAIL"
+    assert (verdict["X-AUDIT-DP-UCB-TREE"], reason["X-AUDIT-DP-UCB-TREE"]) == ("INCONCLUSIVE", "no_power")
     assert verdict["X-REGRET-DP-UCB-TREE"] == verdict["X-REGRET-LEAKY-UCB"] == "REPORT"
     extra_rows = online[online.check_id.str.startswith("X-")]
     assert set(extra_rows.check_id) == {f"X-{w}-{n}" for w in ("AUDIT", "REGRET") for n in ("DP-UCB-TREE", "LEAKY-UCB")} | {

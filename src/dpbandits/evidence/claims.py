@@ -68,13 +68,25 @@ REASONS = {
 }
 
 
-# The forms of a wrong paper a PASS may be powered against (Evidence.power_form; "" when a row does
-# not say). A privacy claim (kind "privacy") may PASS only with power against a release that is at
-# most 2 eps-DP (``privacy_2eps``: its privacy loss, by the mechanism's accounting or computed
-# exactly, is no more than twice the claimed eps) or against the paper's own text read another way
+# The forms of a wrong paper a PASS may be powered against (Evidence.power_form), each with the
+# words the verdict's text uses for it. A claim of the paper may PASS ``supported`` only when its
+# power is shown against one of them: the alternative is a way *the paper* could be wrong, of the
+# claim's own form, not a straw man (an algorithm nobody proposed, noise removed altogether, the
+# labels shuffled). A test's form is that of its null hypothesis (the wrong paper it rejects).
+# A privacy claim (kind "privacy") may PASS only with power against a release that is at most
+# 2 eps-DP (``privacy_2eps``: its privacy loss, by the mechanism's accounting or computed exactly,
+# is no more than twice the claimed eps) or against the paper's own text read another way
 # (``paper_reading``): a control that removes the noise, or shrinks it twenty-fold, shows that the
 # audit sees a gross leak, not that the paper could have been wrong and been caught.
-POWER_FORMS = ("privacy_2eps", "paper_reading", "bound_violated")
+POWER_FORMS = {
+    "exponent_off": "an exponent off by more than the claim's band",
+    "effect_absent": "the claimed effect absent (no difference, no dependence, or the order reversed)",
+    "constant_off": "a stated constant or threshold off by a factor",
+    "bound_violated": "the stated bound violated by a factor where it is tightest",
+    "rate_exceeded": "a failure or violation rate above the stated level",
+    "paper_reading": "the paper's own text read another way",
+    "privacy_2eps": "a release that is only 2 eps-DP",
+}
 PRIVACY_POWER_FORMS = ("privacy_2eps", "paper_reading")
 
 
@@ -111,7 +123,7 @@ class Evidence:
         if self.power not in (None, "FAIL", "PASS", "INCONCLUSIVE", "test"):
             raise ValueError(f"Evidence.power must be a verdict or 'test', got {self.power!r}")
         if self.power_form not in ("", *POWER_FORMS):
-            raise ValueError(f"Evidence.power_form must be one of {POWER_FORMS}, got {self.power_form!r}")
+            raise ValueError(f"Evidence.power_form must be one of {tuple(POWER_FORMS)}, got {self.power_form!r}")
         if self.data not in ("synthetic", "real", "surrogate") or self.claim_on not in ("synthetic", "real"):
             raise ValueError(f"Evidence.data / claim_on: got {self.data!r} / {self.claim_on!r}")
 

@@ -15,9 +15,14 @@ reviewer can quote, with its ``reason`` (:data:`dpbandits.evidence.claims.REASON
    otherwise it is INCONCLUSIVE (``pre_asymptotic``), and the claim text says what n would be
    needed when the check can estimate it. A regime reached with too few grid points in it for a
    rate with lack of fit is INCONCLUSIVE ``too_few_points``.
-5. A PASS needs evidence of power: the same rule at the same sample size FAILs a stated
-   alternative (a negative control, a perturbed law, a shifted CI), or the PASS is itself a
-   significant test at a stated level. Without it the verdict is INCONCLUSIVE (``no_power``).
+5. A PASS needs evidence of power against a wrong paper: the same rule at the same sample size
+   FAILs a stated alternative (a perturbed law, a shifted CI, an exact computation), or the PASS
+   is itself a significant test at a stated level, and the alternative (the test's null) is a
+   way *the paper* could be wrong, of the claim's own form (``Evidence.power_form``, one of
+   :data:`dpbandits.evidence.claims.POWER_FORMS`: an exponent off by the band's margin, the
+   effect absent, a stated constant off by a factor, a bound violated, a rate above its level).
+   Without it (no alternative, or one of no stated form: a straw man) the verdict is
+   INCONCLUSIVE (``no_power``).
    A privacy claim's alternative must be a wrong paper of the claim's form: a release that is at
    most 2 eps-DP, or the paper's own text read another way (:data:`PRIVACY_POWER_FORMS`); a
    control that removes the noise shows only that the audit sees a gross leak (``no_power``).
@@ -40,12 +45,18 @@ from dataclasses import replace
 import numpy as np
 
 from dpbandits.evidence.checks import band_verdict
-from dpbandits.evidence.claims import NON_PAPER_KINDS, PRIVACY_POWER_FORMS, Claim, Evidence
+from dpbandits.evidence.claims import (
+    NON_PAPER_KINDS,
+    POWER_FORMS,
+    PRIVACY_POWER_FORMS,
+    Claim,
+    Evidence,
+)
 from dpbandits.evidence.registry import Guard
 
 __all__ = ["Guard", "GuardError", "judge", "judge_all", "shifted_ci_power", "rate_power",
            "significant", "below_trivial", "tied", "PRIVACY_ALTERNATIVE", "privacy_power",
-           "BOUND_VIOLATION", "violated_bound_power", "violated_bound_power_over_cells"]
+           "BOUND_VIOLATION", "violated_bound_power", "violated_bound_power_over_cells", "checked_power_form"]
 
 # The weakest wrong paper a privacy claim's PASS must be powered against: a release whose privacy
 # loss is twice the claimed eps (by its accounting, or computed exactly).
@@ -116,9 +127,13 @@ def judge(claim: Claim, guards: Sequence[Guard] = (), check: str = "") -> Claim:
             return _inconclusive(claim, "no_power", f"power shown only against {ev.power_note or 'an unstated leak'}, "
                                  f"not against a release that is only {PRIVACY_ALTERNATIVE:g} eps-DP or the "
                                  "paper's own text read another way")
+        if ev.power in ("FAIL", "test") and not ev.power_form:
+            return _inconclusive(claim, "no_power", f"power shown only against {ev.power_note or 'an unstated alternative'}, "
+                                 "an alternative not stated to be a way the paper could be wrong")
         if ev.power in ("FAIL", "test"):
-            return replace(claim, reason="supported", claim=_note(claim, f"power: {ev.power_note}" if ev.power_note
-                                                                  else ""))
+            label = POWER_FORMS[ev.power_form]
+            return replace(claim, reason="supported", claim=_note(claim, f"power against {label}: {ev.power_note}"
+                                                                  if ev.power_note else f"power against {label}"))
         what = (f"the same rule gives {ev.power} on the alternative ({ev.power_note})" if ev.power
                 else ev.power_note or "no evidence that the check could have failed")
         return _inconclusive(claim, "no_power", what)
@@ -138,16 +153,28 @@ def judge_all(claims: Iterable[Claim], guards: Sequence[Guard] = (), check: str 
 # Evidence helpers
 
 
+def checked_power_form(form: str, *, straw_man: bool = False) -> str:
+    """``form`` if it is one of :data:`POWER_FORMS` (the kind of wrong paper an alternative is),
+    or "" when ``straw_man`` allows a call site to say its alternative is no way the paper could
+    be wrong (the guards then judge the PASS ``no_power``); a ValueError naming the allowed forms
+    otherwise."""
+    if form in POWER_FORMS or (straw_man and form == ""):
+        return form
+    raise ValueError(f"power form must be one of {tuple(POWER_FORMS)}" + (" or '' (a straw man)" if straw_man else "")
+                     + f" (the kind of wrong paper the alternative is), got {form!r}")
+
+
 def shifted_ci_power(value: float, lo: float, hi: float, alternative: float, band_lo: float = -math.inf,
-                     band_hi: float = math.inf, label: str = "") -> dict:
+                     band_hi: float = math.inf, label: str = "", *, form: str) -> dict:
     """Power of a CI-in-band rule against a stated alternative value: the verdict the same rule
     gives when the statistic's sampling distribution is shifted to ``alternative`` (same width,
-    same sample size). Returns Evidence fields."""
+    same sample size). ``form``: the kind of wrong paper the alternative is (:data:`POWER_FORMS`).
+    Returns Evidence fields."""
     shift = alternative - value
     verdict = band_verdict(lo + shift, hi + shift, band_lo, band_hi)
     note = (f"{label or 'alternative'} = {alternative:.4g}: the same CI shifted there "
             f"[{lo + shift:.4g}, {hi + shift:.4g}] gives {verdict}")
-    return {"power": verdict, "power_note": note}
+    return {"power": verdict, "power_note": note, "power_form": checked_power_form(form)}
 
 
 def privacy_power(caught: bool, loss: float, what: str, found: str, form: str = "privacy_2eps") -> dict:
@@ -204,9 +231,11 @@ def violated_bound_power_over_cells(cells: Sequence[tuple[float, float, float, f
     return violated_bound_power(value, lo, hi, factor=factor, label=label, ceiling=ceiling)
 
 
-def rate_power(n: int, limit: float, alternative: float, alpha: float = 0.05, label: str = "") -> dict:
+def rate_power(n: int, limit: float, alternative: float, alpha: float = 0.05, label: str = "",
+               form: str = "rate_exceeded") -> dict:
     """Power of 'rate <= limit, judged by the Clopper-Pearson CI of k / n': the verdict at the
-    expected count of a stated alternative rate, at the same n."""
+    expected count of a stated alternative rate, at the same n (``form``: a rate above the stated
+    level, unless the alternative is another kind of wrong paper)."""
     from dpbandits.stats import clopper_pearson
 
     k = min(n, int(round(alternative * n)))
@@ -214,13 +243,14 @@ def rate_power(n: int, limit: float, alternative: float, alpha: float = 0.05, la
     verdict = band_verdict(float(lo), float(hi), -math.inf, limit)
     note = (f"{label or 'rate'} = {alternative:.3g}: {k} of {n} gives CI [{float(lo):.3g}, {float(hi):.3g}], "
             f"{verdict}")
-    return {"power": verdict, "power_note": note}
+    return {"power": verdict, "power_note": note, "power_form": checked_power_form(form)}
 
 
-def significant(p: float, alpha: float = 0.05, test: str = "") -> dict:
+def significant(p: float, alpha: float = 0.05, test: str = "", *, form: str) -> dict:
     """A PASS that is itself a significant test (p < alpha): a false claim passes with at most
-    probability alpha."""
-    return {"power": "test" if p < alpha else None,
+    probability alpha. ``form``: the kind of wrong paper the test's null hypothesis is
+    (:data:`POWER_FORMS`); a null that is not a way the paper could be wrong is a straw man."""
+    return {"power": "test" if p < alpha else None, "power_form": checked_power_form(form),
             "power_note": f"{test or 'test'} significant at {alpha:g} (p = {p:.3g})"}
 
 

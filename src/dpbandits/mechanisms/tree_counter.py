@@ -16,21 +16,24 @@ accounting above holds for each):
 * :func:`tree_release`: the outputs c_1..c_T of a batch of complete streams (rows), vectorised.
   With ``exact_order=True`` it draws the node noises exactly as :class:`BinaryTreeCounter` objects
   sharing the generator and fed one stream after the other (same draws, same outputs up to
-  rounding); ``exact_order=False`` draws only the released (odd) nodes (same law, other draws);
+  rounding); ``exact_order=False`` draws the same nodes level by level as an exponential times a
+  random sign (same law, other draws);
 * :class:`TreeCounterNoise`: the noise path noise(s) = c_s - S_s of one counter at arbitrary
   stream positions, computed lazily in blocks, draw for draw as :class:`BinaryTreeCounter` (the
   node noises do not depend on the data, so c_s = S_s + noise(s)); used by the block engine of
   the dueling paper's Algorithm 1;
 * :class:`BatchedTreeCounter`: a (copies x K) grid of independent counters updated together,
-  vectorised over the copies; it draws in its own order (per update, level by level, copies in
-  the given order), so each counter has the law of a :class:`BinaryTreeCounter` but not the same
+  vectorised over the copies; it draws in its own order (per update, one draw per copy in the
+  given order), so each counter has the law of a :class:`BinaryTreeCounter` but not the same
   draws as separate counters sharing the generator; used by the dueling paper's black-box audit
   harness.
+
+Every form draws noise only for the nodes an output uses (at element t, the top completed node
+(ctz(t), t >> ctz(t)); one draw per element): a lower node completed at t has an even index and
+is never part of any c_t', so its noise would be read by no output.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import njit
@@ -38,14 +41,19 @@ from numba import njit
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 
 __all__ = ["BinaryTreeCounter", "BatchedTreeCounter", "TreeCounterNoise", "tree_release",
-           "tree_levels", "n_tree_nodes", "node_completion_index"]
+           "tree_levels", "n_tree_nodes"]
 
 
 class BinaryTreeCounter:
     """epsilon-DP running sums of a stream of at most ``max_length`` elements.
 
     Node ``(h, j)`` (level h, j >= 1) covers elements ``((j-1) 2^h, j 2^h]``. Its noisy value is
-    drawn once, when the block completes.
+    drawn once, when the block completes, for the nodes an output can use: at element t the
+    completed nodes are those of levels h <= ctz(t); only the top one, (ctz(t), t >> ctz(t)) with
+    an odd index, is ever part of a release c_t' (bit h of t' set means t' >> h is odd), so it is
+    the only one given its Lap(L / epsilon) noise (one draw per element). The lower, even-indexed
+    nodes would have noise that no output reads; leaving it undrawn changes no output's law and
+    the accounting above (every node noised) covers the released ones.
     """
 
     def __init__(self, max_length: int, epsilon: float, rng: np.random.Generator,
@@ -80,10 +88,23 @@ class BinaryTreeCounter:
             partial[h] += value
         h = 0
         while h < self.levels and self.t % (1 << h) == 0:  # node (h, t >> h) completes now
-            self._noisy[h] = partial[h] + self.laplace.noise(self._rng)
+            top = h + 1 == self.levels or self.t % (1 << (h + 1)) != 0
+            # only the top node (odd index) is ever released: the others keep no noise, unread
+            self._noisy[h] = partial[h] + self._node_noise() if top else partial[h]
             partial[h] = 0.0
             h += 1
         return self.value()
+
+    def _node_noise(self) -> float:
+        """One node's Lap(L / epsilon) noise, drawn as b (E1 - E2) with E1, E2 i.i.d. Exp(1) (two
+        ``standard_exponential`` draws: exactly Laplace, and cheaper than ``rng.laplace``'s
+        logarithm); nothing is drawn when the scale is 0."""
+        b = self.laplace.scale
+        if b == 0:
+            return 0.0
+        e1 = self._rng.standard_exponential()  # two scalar calls: cheaper than one of size 2,
+        e2 = self._rng.standard_exponential()  # and the same values as the block forms' bulk calls
+        return b * (e1 - e2)
 
     def value(self) -> float:
         """c_t: sum of the completed nodes selected by the binary digits of t."""
@@ -107,14 +128,6 @@ def _popcount(x):
 def n_tree_nodes(length: int) -> int:
     """Number of nodes completed after ``length`` elements: sum_h floor(T / 2^h) = 2T - popcount(T)."""
     return 2 * int(length) - int(_popcount(length))
-
-
-def node_completion_index(h, j):
-    """Position of node (h, j) in the order :class:`BinaryTreeCounter` draws its noise (by completion
-    time t = j 2^h, then level): 2 (t - 1) - popcount(t - 1) + h, since sum_{s < t} (tz(s) + 1) =
-    2 (t - 1) - popcount(t - 1) nodes complete before t (Legendre)."""
-    t = np.asarray(j, dtype=np.int64) << np.asarray(h, dtype=np.int64)
-    return 2 * (t - 1) - _popcount(t - 1) + h
 
 
 def _odd_nodes(length: int, levels: int) -> list[np.ndarray]:
@@ -171,18 +184,19 @@ def tree_release(streams, epsilon: float, rng: np.random.Generator, *, max_lengt
     ``noise_multiplier``); c_t = sum_{h: bit_h(t)=1} node(h, t >> h), so the error is
     noise(t) = sum_h bit_h(t) eta_h[t >> h]. Only odd nodes (t >> h odd) are ever released.
 
-    ``exact_order=True`` draws every completed node with ``rng.laplace`` in the counter's order
-    (stream after stream), so the result equals feeding the streams one after the other to
-    :class:`BinaryTreeCounter` objects sharing ``rng``. ``exact_order=False`` draws only the odd
-    nodes that outputs use (same law, half the draws: exponential times a random sign)."""
+    ``exact_order=True`` draws the released nodes as the counter does (b (E1 - E2), one node per
+    element, stream after stream), so the result equals feeding the streams one after the other
+    to :class:`BinaryTreeCounter` objects sharing ``rng``. ``exact_order=False`` draws
+    the same nodes level by level as an exponential times a random sign (same law, other draws)."""
     x = np.atleast_2d(np.asarray(streams, dtype=float))
     n, length = x.shape
     levels = tree_levels(length if max_length is None else max_length)
     b = noise_multiplier * levels / epsilon
     odd = _odd_nodes(length, levels)
     if exact_order:
-        flat = rng.laplace(0.0, b, size=(n, n_tree_nodes(length)))
-        noise = [flat[:, node_completion_index(h, j)] for h, j in enumerate(odd)]
+        e = rng.standard_exponential((n, length, 2))  # element t's draw: its top node (ctz(t), t >> ctz(t))
+        flat = b * (e[..., 0] - e[..., 1]) if b > 0 else np.zeros((n, length))
+        noise = [flat[:, (j << h) - 1] for h, j in enumerate(odd)]
     else:
         noise = _fast_laplace(rng, b, (n, sum(j.size for j in odd)), [j.size for j in odd])
     sums = _odd_block_sums(x, levels)
@@ -203,9 +217,9 @@ def _fast_laplace(rng: np.random.Generator, b: float, shape, sizes) -> list[np.n
 
 class TreeCounterNoise:
     """noise(s) = c_s - S_s of a :class:`BinaryTreeCounter` at every stream position s, computed
-    lazily, consuming the generator exactly like the counter does (ctz(s) + 1 Laplace draws at
-    position s, levels in increasing order). Only the top node drawn at s, (ctz(s), s >> ctz(s)),
-    is ever used by an output, and noise(s) = noise(s - lowbit(s)) + eta_top(s).
+    lazily, consuming the generator exactly like the counter does (one Laplace draw at position
+    s, for the top node (ctz(s), s >> ctz(s)), the only node completed at s that an output uses),
+    so that noise(s) = noise(s - lowbit(s)) + eta_top(s).
 
     ``levels`` is L and ``scale`` the Laplace scale of a node (``BinaryTreeCounter.laplace.scale``
     of the same counter: L / epsilon times the noise multiplier; 0 draws nothing). ``at(q)``
@@ -213,11 +227,9 @@ class TreeCounterNoise:
     noise(start .. start + n - 1); ``trim(pos)`` forgets the positions before ``pos``, so memory
     stays proportional to the positions still needed.
 
-    The path is extended by a compiled loop (:func:`_noise_path`) that draws from the generator
-    itself: the uniform that ``rng.laplace`` would read for each draw (numpy's
-    ``random_laplace``), of which only the top draw of each position is turned into a Laplace
-    variate, with numpy's own expressions and the same C library ``log``. The values are those of
-    ``rng.laplace`` bit for bit (tested), and half of the logarithms are skipped."""
+    The path is extended in blocks: the block's draws come from one ``standard_exponential`` call
+    (the same values as the counter's one-by-one calls, bit for bit: b (E1 - E2) per node) and a
+    compiled loop (:func:`_noise_path`) adds each to its parent's noise."""
 
     def __init__(self, rng: np.random.Generator, levels: int, scale: float):
         self.rng = rng
@@ -237,7 +249,8 @@ class TreeCounterNoise:
         if self.scale != 0:
             if hi.bit_length() + 1 > self.pref.size:  # beyond 2^(L+1): higher levels hold noise(0)
                 self.pref = np.concatenate([self.pref, np.zeros(hi.bit_length() + 1 - self.pref.size)])
-            _noise_path(self.rng, s0, float(self.scale), self.pref, out)
+            e = self.rng.standard_exponential(2 * out.size)  # the counter's draws, in its order
+            _noise_path(self.scale * (e[0::2] - e[1::2]), s0, self.pref, out)
         self.vals = np.concatenate([self.vals, out])
 
     def at(self, q: np.ndarray) -> np.ndarray:
@@ -265,41 +278,18 @@ class TreeCounterNoise:
 
 
 @njit(cache=True)
-def _laplace_uniform(rng):
-    """The uniform that one ``rng.laplace`` draw reads: numpy's ``random_laplace`` takes
-    U = next_double (what ``rng.random()`` returns) and draws again while U == 0."""
-    u = rng.random()
-    while u == 0.0:
-        u = rng.random()
-    return u
-
-
-@njit(cache=True)
-def _laplace_from_uniform(u, scale):
-    """numpy's ``random_laplace(loc=0, scale)`` given its uniform U in (0, 1): the same
-    expressions (written without a branch on U, which is unpredictable)."""
-    upper = u >= 0.5
-    lg = math.log(2.0 - u - u if upper else u + u)
-    return 0.0 - scale * lg if upper else 0.0 + scale * lg
-
-
-@njit(cache=True)
-def _noise_path(rng, s0, scale, pref, out):
-    """noise(s0 + 1 .. s0 + out.size) into ``out``, drawing the counter's ctz(s) + 1 Laplace
-    draws at each position s from ``rng`` (its top node last; the others are never released,
-    so only their uniforms are read). noise(s) = eta_top(s) + noise(s - lowbit(s)), the parent
-    read from ``out`` or, when it precedes the window, from ``pref`` (pref[h] =
-    noise((s >> h) << h) of the last position s, updated at the end)."""
+def _noise_path(eta, s0, pref, out):
+    """noise(s0 + 1 .. s0 + out.size) into ``out`` from the top-node draws ``eta`` (one per
+    position): noise(s) = eta_top(s) + noise(s - lowbit(s)), the parent read from ``out`` or, when
+    it precedes the window, from ``pref`` (pref[h] = noise((s >> h) << h) of the last position s,
+    updated at the end)."""
     for i in range(out.size):
         s = s0 + 1 + i
         c = 0  # ctz(s)
         while (s >> c) & 1 == 0:
             c += 1
-        for _ in range(c):
-            _laplace_uniform(rng)
-        eta = _laplace_from_uniform(_laplace_uniform(rng), scale)
         par = s & (s - 1)  # s - lowbit(s) = (s >> (c + 1)) << (c + 1)
-        out[i] = eta + (out[par - s0 - 1] if par > s0 else pref[c + 1])
+        out[i] = eta[i] + (out[par - s0 - 1] if par > s0 else pref[c + 1])
     hi = s0 + out.size
     for h in range(pref.size):
         p = (hi >> h) << h
@@ -312,10 +302,11 @@ class BatchedTreeCounter:
     ``scale`` (L / epsilon times the noise multiplier; 0 draws nothing), updated together.
 
     ``push(c, j, value)`` appends ``value`` to counter j of copies c (distinct copies) and returns
-    their new outputs. Draw order: per push, levels in increasing order, at each level one
-    ``rng.laplace`` call for the nodes completed there (copies in the order of ``c``). Each node
-    is drawn once, when it completes, as in :class:`BinaryTreeCounter`. A counter holds at most
-    2^levels - 1 elements (not checked: the caller sizes ``levels`` as L of its T_max)."""
+    their new outputs. Draw order: per push, one ``standard_exponential`` call with one node
+    noise b (E1 - E2) per copy (in the order of ``c``), the noise of the copy's top completed node (ctz(pos), pos >> ctz(pos)),
+    the only one an output uses, as in :class:`BinaryTreeCounter` (so one copy of one counter
+    draws exactly as that counter does). A counter holds at most 2^levels - 1 elements (not
+    checked: the caller sizes ``levels`` as L of its T_max)."""
 
     def __init__(self, copies: int, k: int, levels: int, scale: float, rng: np.random.Generator):
         self.levels, self.scale, self.rng = levels, scale, rng
@@ -327,15 +318,13 @@ class BatchedTreeCounter:
         """Append value to counter j of copies c (distinct copies); return the new outputs."""
         pos = self.pos[c, j] + 1
         self.pos[c, j] = pos
-        # copies completing a node at level h (2^h divides pos), non-increasing in h
-        ctz = np.bitwise_count((pos & -pos) - 1)
-        done = np.cumsum(np.bincount(ctz, minlength=self.levels)[::-1])[::-1][:self.levels]
-        draws = [self.rng.laplace(0.0, self.scale, int(nd)) if self.scale > 0 else np.zeros(int(nd))
-                 for nd in done[done > 0]]
-        first = np.zeros(self.levels, dtype=np.int64)  # level h's first draw in the concatenation
-        first[1:len(draws)] = np.cumsum([d.size for d in draws])[:-1]
+        if self.scale > 0:  # b (E1 - E2) per copy, in the order of c, as BinaryTreeCounter draws a node
+            e = self.rng.standard_exponential((pos.size, 2))
+            draws = self.scale * (e[:, 0] - e[:, 1])
+        else:
+            draws = np.zeros(pos.size)
         nodes = _push_nodes(self.partial, self.noisy, c, j, pos,
-                            np.broadcast_to(value, pos.shape).astype(float), np.concatenate(draws), first)
+                            np.broadcast_to(value, pos.shape).astype(float), draws)
         return self._outputs(nodes, pos)
 
     def value(self, c: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -348,13 +337,13 @@ class BatchedTreeCounter:
 
 
 @njit(cache=True)
-def _push_nodes(partial, noisy, c, j, pos, value, noise, first):
+def _push_nodes(partial, noisy, c, j, pos, value, noise):
     """The element-wise part of :meth:`BatchedTreeCounter.push`, copies in order: value is added
     to every open block of counter (c[i], j[i]); at each level h with 2^h | pos[i] the node
-    completes with the next of level h's draws (noise[first[h]], noise[first[h] + 1], ...) and
-    its block restarts. Returns the counters' node values (one row per copy)."""
+    completes and its block restarts; the top one (h = ctz(pos[i])) gets the copy's draw
+    noise[i], the others (never released) none. Returns the counters' node values (one row per
+    copy)."""
     levels = partial.shape[2]
-    used = first.copy()
     nodes = np.empty((c.size, levels))
     for i in range(c.size):
         ci, ji = c[i], j[i]
@@ -362,8 +351,8 @@ def _push_nodes(partial, noisy, c, j, pos, value, noise, first):
             partial[ci, ji, h] += value[i]
         h = 0
         while h < levels and pos[i] % (1 << h) == 0:
-            noisy[ci, ji, h] = partial[ci, ji, h] + noise[used[h]]
-            used[h] += 1
+            top = h + 1 == levels or pos[i] % (1 << (h + 1)) != 0
+            noisy[ci, ji, h] = partial[ci, ji, h] + noise[i] if top else partial[ci, ji, h]
             partial[ci, ji, h] = 0.0
             h += 1
         nodes[i] = noisy[ci, ji]

@@ -44,8 +44,13 @@ convention for every rate row, :func:`dpbandits.contextual.checks.evidence.left_
 needs only "significantly below"): INCONCLUSIVE ``pre_asymptotic`` with the n the n eps^2
 scaling predicts where the grid never enters it, ``too_few_points`` where fewer than 3 grid points
 lie in it;
-the power of a PASS is the same CI shifted to a linear regret (slope 1) or to no eps dependence
-(exponent 0), which must FAIL.
+the power of a PASS is the same CI shifted to a wrong paper of the claim's form, an exponent off
+by more than the band (``exponent_off``), which must FAIL: for the n-slope the theorem's exponent
+off by twice the 0.2 tolerance, at most 1 (a linear regret: 1 at d = 2 and 3, 0.9 at d = 1;
+:func:`dpbandits.contextual.checks.evidence.sublinear_power`); for the eps-exponent the theory's -2/3
+off by twice the band's margin on either side, -1.73 (a privacy cost steeper than the theorem's)
+and +0.07 (about no eps dependence, alone a straw man for noise that scales as 1/eps), both
+(:func:`dpbandits.contextual.checks.evidence.eps_exponent_power`).
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ import pandas as pd
 
 from dpbandits.contextual.checks.evidence import (
     REL_REGIME,
+    eps_exponent_power,
     fmt_n,
     left_floor,
     ratio_ci,
@@ -75,7 +81,6 @@ from dpbandits.contextual.instances import BumpInstance
 from dpbandits.contextual.ldpmab import run_ldpmab
 from dpbandits.contextual.partition import tau
 from dpbandits.evidence.checks import CheckOutput, band_verdict, claim_row, upper_verdict
-from dpbandits.evidence.guards import shifted_ci_power
 from dpbandits.plotting import algorithm_palette, apply_style, plt, save_figure
 from dpbandits.stats import loglog_slope
 from dpbandits.stats.common_slope import common_slope
@@ -312,7 +317,7 @@ def _slope_row(check_id, source, what, ns, groups, o: Onset, theory: float, rng,
         value, lo, hi = fit.slope, fit.ci_low, fit.ci_high
         verdict = upper_verdict(lo, hi, bar)
         lof = _lof(fit)
-        power = sublinear_power(fit, bar)
+        power = sublinear_power(fit, bar, theory=theory)
     else:
         value = lo = hi = np.nan
         verdict, lof, power = "INCONCLUSIVE", "fewer than 2 points past the onset", {}
@@ -421,7 +426,7 @@ def _eps_exponent(cs, onsets, rng, n_boot, scale):
                   fit.ci_high, f"CI within [{EPS_BAND[0]:g}, {EPS_BAND[1]:g}] (spec T-2.6c band)",
                   band_verdict(fit.ci_low, fit.ci_high, *EPS_BAND), n_runs, scale).with_evidence(
         regime=reached, regime_note=note,
-        **shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, 0.0, *EPS_BAND, label="no eps dependence (exponent 0)"))
+        **eps_exponent_power(fit, theory, *EPS_BAND))
 
 
 # ---------------------------------------------------------------------------------------------

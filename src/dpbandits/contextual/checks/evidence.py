@@ -42,7 +42,15 @@ helpers below say, from the runs themselves, where that is the case:
   floor guard (no power);
 * :func:`rho_null_probability` and :func:`binomial_tail`: the power of a PASS that is itself a
   significant result (an order of k means that no privacy level / sample size changes would
-  reach the criterion with this probability; k cells passing under that null).
+  reach the criterion with this probability; k cells passing under that null). Their null is
+  the claimed effect absent (``effect_absent``, :data:`dpbandits.evidence.claims.POWER_FORMS`);
+* :func:`sublinear_power` and :func:`eps_exponent_power`: the power of a rate's PASS against an
+  exponent off by more than the claim's band (``exponent_off``): a linear regret for "sublinear",
+  the theorem's exponent off by twice its tolerance for a rate with a tolerance.
+
+Every power states the kind of wrong paper it is shown against (``Evidence.power_form``); a PASS
+whose alternative is not a way the paper could be wrong (a straw man) is left without a form and
+the guard makes it INCONCLUSIVE ``no_power``.
 """
 
 from __future__ import annotations
@@ -60,7 +68,7 @@ from dpbandits.stats import holm, mann_whitney_less, wilcoxon_less
 __all__ = ["REL_TIE", "REL_REGIME", "ratio_ci", "at_floor", "left_floor", "regime", "needed_n", "onset", "floor_cells",
            "OrderStatus", "order_status", "CONTRADICT_ALPHA", "cell_status", "contradiction_p", "contradicted",
            "family_verdict", "rho_null_probability", "binomial_tail",
-           "spearman", "fmt_n", "sublinear_power"]
+           "spearman", "fmt_n", "sublinear_power", "eps_exponent_power"]
 
 REL_TIE = 0.005  # a mean within 0.5% of the trivial policy's level is tied at the floor
 REL_REGIME = 0.02  # a rate claim's regime: significantly below the floor by more than 2%
@@ -74,16 +82,53 @@ def spearman(x, means) -> float:
     return float(sps.spearmanr(x, m).statistic) if np.ptp(m) > 0 else 0.0
 
 
-def sublinear_power(fit, bar: float = 0.95) -> dict:
-    """Power of a "slope CI upper end < bar" PASS (sublinear regret): the same CI shifted to a
-    linear regret (slope 1) FAILs, or else the PASS is itself a one-sided bootstrap test of
-    slope >= bar at 2.5% (the fit's bootstrap slopes include lack of fit)."""
-    shifted = shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, 1.0, band_hi=bar - 1e-12,
-                               label="linear regret (slope 1: the uniform policy's)")
+def sublinear_power(fit, bar: float = 0.95, theory: float | None = None) -> dict:
+    """Power of a "slope CI upper end < bar" PASS against a wrong paper of the claim's form: an
+    n-exponent of the regret off by more than the claim's band (``exponent_off``).
+
+    ``theory`` None: the claim is sublinear growth (Figure 7(a)'s "the regret increases in a
+    sub-linear manner"; bar 0.95), and the wrong paper is a linear regret (slope 1, the uniform
+    policy's: the algorithm does not learn, as the faithful runs do at eps <= 4 within the paper's
+    horizons). ``theory`` given: the claim is Theorem 2.6's exponent with the tolerance
+    ``bar - theory``, and the wrong paper is that exponent off by twice the tolerance (the band's
+    edge reflected, ``2 bar - theory``), at most 1 (a regret grows at most linearly).
+
+    The same CI shifted to that alternative must FAIL; where it does not (a wide CI), the PASS is
+    itself a one-sided bootstrap test at 2.5% whose null is an exponent at or beyond the band's
+    edge (slope >= bar; the fit's bootstrap slopes include lack of fit)."""
+    alt = 1.0 if theory is None else min(1.0, 2.0 * bar - theory)
+    if theory is None:
+        label = "a linear regret (slope 1, the uniform policy's: the claimed sublinear growth absent)"
+    elif alt >= 1.0:
+        label = (f"a linear regret (slope 1, the uniform policy's: the theorem's {theory:.3g} off by more than "
+                 f"twice the tolerance {bar - theory:.3g})")
+    else:
+        label = f"slope {alt:.3g} (the theorem's {theory:.3g} off by twice the tolerance {bar - theory:.3g})"
+    shifted = shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, alt, band_hi=bar - 1e-12, label=label,
+                               form="exponent_off")
     if shifted["power"] == "FAIL" or fit.boots is None:
         return shifted
     p = float(np.mean(np.asarray(fit.boots) >= bar))
-    return significant(p, 0.025, f"one-sided bootstrap test of slope >= {bar:g}")
+    return significant(p, 0.025, f"one-sided bootstrap test of the null slope >= {bar:.3g} (an exponent at or "
+                                 "beyond the band's edge)", form="exponent_off")
+
+
+def eps_exponent_power(fit, theory: float, band_lo: float, band_hi: float) -> dict:
+    """Power of a "CI within [band_lo, band_hi]" PASS of the eps-exponent of the regret (Theorem
+    2.6, eq. (7): theory -(1+beta)/(1+d)) against a wrong paper of the claim's form, an exponent
+    off by more than the band (``exponent_off``): the same CI shifted to the theory's value off
+    by twice the band's margin on either side (each edge reflected: ``2 band_lo - theory``, a
+    privacy cost steeper than the theorem's, and ``2 band_hi - theory``, about no eps dependence)
+    must FAIL at both. The lower side is the one that does not rest on a straw man: a mechanism
+    whose noise scales as 1/eps cannot give a regret free of eps once it learns."""
+    sides = [(2.0 * band_lo - theory, "a privacy cost steeper than the theory's"),
+             (2.0 * band_hi - theory, "about no eps dependence")]
+    ev = [shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, alt, band_lo, band_hi,
+                           label=f"eps-exponent {alt:.3g} ({what})", form="exponent_off") for alt, what in sides]
+    verdict = "FAIL" if all(e["power"] == "FAIL" for e in ev) else next(e["power"] for e in ev if e["power"] != "FAIL")
+    note = (f"the theory's {theory:.3g} off by twice the band's margin on either side: "
+            + "; ".join(e["power_note"] for e in ev))
+    return {"power": verdict, "power_note": note, "power_form": "exponent_off"}
 
 
 def fmt_n(n: float) -> str:

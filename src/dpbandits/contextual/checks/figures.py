@@ -14,7 +14,12 @@ judged is INCONCLUSIVE ``no_power`` (figures, orders) or ``pre_asymptotic`` (the
 because curves are tied at the floor, with no significant reversal, is not a failure. A PASS
 carries its power: it is itself a significant result (a Holm-significant test per cell, or k of
 n cells meeting a criterion each meets with small probability under no effect), or the same CI
-shifted to a stated alternative FAILs.
+shifted to a stated alternative FAILs. The alternative is a way the paper could be wrong, of the
+claim's form: the claimed effect absent (the tests' null), a linear regret (sublinearity), the
+published regrets off by a factor (E-CODE-MAGNITUDE). A comparison with a curve pinned at the
+floor, whose side of the claim cannot be wrong at these settings (F9a-RANGE, F9b-SLOPE against a
+small-budget curve at the uniform policy's regret), has power only against a straw man: no form,
+and the guard makes its PASS INCONCLUSIVE ``no_power``.
 
 ==================  ========  ===================================================================
 check_id            kind      claim
@@ -146,12 +151,16 @@ def _fraction_claim(check_id, source, kind, claim, k, n, need, statistic, scale,
 
 def _family_claim(check_id, source, kind, claim, statuses, labels, need, statistic, scale, n_runs,
                   p0: float | None = None, units: str = "cells", p_pass: float | None = None,
-                  why: str = "tied at the uniform policy's regret", alpha: float = 0.05, notes=()) -> Claim:
+                  why: str = "tied at the uniform policy's regret", alpha: float = 0.05, notes=(),
+                  straw: str = "") -> Claim:
     """A claim over several cells judged on the cells that can be tested (evidence module):
     ``statuses`` per cell ("pass", "fail", "untestable"), ``labels`` name the cells. The row's
     evidence: the floor guard when no cell can be tested; the power of a PASS either from
     ``p0`` (each cell meets the criterion with probability <= p0 under no effect: binomial tail)
-    or from ``p_pass`` (the largest p-value of the passing cells' own tests, at ``alpha``)."""
+    or from ``p_pass`` (the largest p-value of the passing cells' own tests, at ``alpha``). Either
+    test's null is the claimed effect absent (``effect_absent``), a way the paper could be wrong,
+    unless ``straw`` says why that null cannot hold at these settings (a straw man): then the
+    power carries no form and the guard makes a PASS INCONCLUSIVE ``no_power``."""
     verdict, passed, tested = family_verdict(statuses, need)
     total = len(statuses)
     skipped = [lab for lab, s in zip(labels, statuses, strict=True) if s == "untestable"]
@@ -163,9 +172,12 @@ def _family_claim(check_id, source, kind, claim, statuses, labels, need, statist
     if p0 is not None:
         power = significant(binomial_tail(passed, tested, p0), 0.05,
                             f"{passed} of {tested} {units} meeting a criterion each meets with probability <= {p0:.3g} "
-                            "under no effect (binomial tail)")
+                            "under no effect (binomial tail)", form="effect_absent")
     else:
-        power = significant(p_pass if p_pass is not None else 1.0, alpha, "the passing cells' own tests")
+        power = significant(p_pass if p_pass is not None else 1.0, alpha,
+                            "the passing cells' own tests (null: no effect)", form="effect_absent")
+    if straw:
+        power = {**power, "power_form": "", "power_note": f"{power['power_note']}; {straw}"}
     return row.with_evidence(floor=tested == 0,
                              floor_note=(f"every {units[:-1] if units.endswith('s') else units} is {why}" if tested == 0
                                          else f"{tested} of {total} {units} testable"), **power)
@@ -220,7 +232,9 @@ def _f6_jumpstart(t, preset, scale, check_id, kind="figure"):
         floor=censored,
         floor_note=("every run of both settings is censored at the horizon (no elimination at x within "
                     f"{horizon} batches): the elimination times cannot be compared") if censored
-        else "eliminations observed", **significant(p, 0.05, "one-sided paired Wilcoxon"))
+        else "eliminations observed",
+        **significant(p, 0.05, "one-sided paired Wilcoxon (null: the auxiliary data do not bring it forward)",
+                      form="effect_absent"))
 
 
 def check_f6(tables, rng, n_boot, scale):
@@ -239,7 +253,8 @@ def check_f6(tables, rng, n_boot, scale):
                                  floor_note=("both settings sit at the uniform policy's regret: the auxiliary data do not "
                                              "move primary off it, and the comparison has no power") if floor
                                  else "the settings are not both at the uniform policy's regret",
-                                 **significant(p, 0.05, "one-sided paired Wilcoxon")))
+                                 **significant(p, 0.05, "one-sided paired Wilcoxon (null: the auxiliary data do not "
+                                                        "lower it)", form="effect_absent")))
     between = eff.mean() <= weak.mean() <= none.mean()
     claims.append(_claim("F6-WEAK", "Fig. 6", "report",
                          f"[primary] Weak auxiliary data lie between effective and none (means {eff.mean() / n:.3f} <= {weak.mean() / n:.3f} <= {none.mean() / n:.3f}: {between})",
@@ -372,7 +387,8 @@ def check_f7a(tables, rng, n_boot, scale, at_c=simulate_f7a_at_c):
         powers = [r["power"] for r in per_c]
         ok = all(p["power"] in ("FAIL", "test") for p in powers)
         power = {"power": powers[-1]["power"] if ok else next(p["power"] for p in powers if p["power"] not in ("FAIL", "test")),
-                 "power_note": "; ".join(f"c = {r['c']:.3g}: {r['power']['power_note']}" for r in per_c)}
+                 "power_note": "; ".join(f"c = {r['c']:.3g}: {r['power']['power_note']}" for r in per_c),
+                 "power_form": "exponent_off"}  # every c's power is sublinear_power's (a linear regret)
         claims.append(_claim(f"F7a-EPS{eps:g}", "Fig. 7(a), Thm 2.6", "figure", text,
                              "log-log slope of mean regret on n_P (the code's c = 2 / ln 2)", fit.slope, fit.ci_low,
                              fit.ci_high, f"CI upper end < 0.95 at every c in [{RADIUS_C_RANGE[0]:g}, "
@@ -459,7 +475,9 @@ def check_f7b(tables, rng, n_boot, scale):
                              "slope with aux - slope without (bootstrap 95%, lack of fit of the difference, worst eps)", *worst_gap[:3],
                              "CI upper end < 0 at every testable eps", worst_verdict(slope_v), int(len(t)), scale)
                       .with_evidence(floor=False, floor_note=f"{len(slope_v)} eps testable",
-                                     **significant(max(p_slope), 0.05, "one-sided bootstrap test of each testable eps")))
+                                     **significant(max(p_slope), 0.05, "one-sided bootstrap test of each testable eps "
+                                                                     "(null: slope(b) >= slope(a), no effect on the growth)",
+                                                   form="effect_absent")))
     n_big = [n for n in np.sort(t["n_target"].unique()) if n >= 80000]
     ps = [sps.levene(_regrets(t, preset="primary", panel="b", epsilon=1024.0, n_target=int(n)),
                      _regrets(t, preset="primary", panel="a", epsilon=1024.0, n_target=int(n))).pvalue for n in n_big]
@@ -648,7 +666,8 @@ def check_f9a(tables, rng, n_boot, scale):
     judged on the n_Q whose kappa curve is not tied at the uniform policy's regret. RANGE: the
     relative range of the kappa curve is larger at eps_m = 8 than at eps_m = 1 (bootstrap CI of
     the difference > 0, a one-sided test), judged on the n_Q where the two curves are not both
-    entirely at that floor."""
+    entirely at that floor; its test has power against the paper's claim being wrong (kappa
+    mattering at eps_m = 1) only where the eps_m = 1 curve is off that floor at some judged n_Q."""
     t = tables["fig9a"].copy()
     t["kv"] = t["setting"].map(_kappa)
     kappas = np.sort(t["kv"].unique())
@@ -674,7 +693,7 @@ def check_f9a(tables, rng, n_boot, scale):
         rel = {em: np.ptp(c, axis=1) / c.mean(axis=1) for em, c in curves.items()}
         diff = rel["eps_m=8"] - rel["eps_m=1"]
         lo, hi = np.quantile(diff, [0.025, 0.975])
-        rr.append((lo, hi, n, both_floor, float(np.mean(diff <= 0))))
+        rr.append((lo, hi, n, both_floor, float(np.mean(diff <= 0)), raw["eps_m=1"]))
     claims = [_family_claim("F9a-KAPPA", "Fig. 9(a)", "figure",
                             "[primary] At eps_m = 8 the regret decreases in kappa (rho <= -0.8) and R(kappa = 1) < R(kappa = 0) "
                             "(one-sided Mann-Whitney p < 0.01) for every n_Q >= 2e4", statuses, labels, 1.0,
@@ -684,16 +703,31 @@ def check_f9a(tables, rng, n_boot, scale):
     skipped = [f"{int(r[2]):,}" for r in rr if r[3]]
     note = f"; not judged, both curves at the uniform policy's regret: n_Q = {', '.join(skipped)}" if skipped else ""
     pick = tested or rr
-    lo, hi, n, _, _ = min(pick, key=lambda x: x[0])
+    lo, hi, n, *_ = min(pick, key=lambda x: x[0])
     verdicts = [lower_verdict(a, b, 1e-12) for a, b, *_ in pick]
+    # The wrong paper of this claim: kappa matters as much at eps_m = 1 as at eps_m = 8. Where the
+    # eps_m = 1 curve sits at the uniform policy's regret for every kappa (nothing is learned, not a
+    # target-dominated bound), its range is that of noise whatever kappa does, so that wrong paper
+    # cannot show at these settings: the test's null could hold only through a flat eps_m = 8 curve,
+    # which is F9a-KAPPA's claim. Power against it is a straw man for this row (no form). Computed
+    # after every statistic above, so their bootstrap draws are unchanged.
+    low = [int(r[2]) for r in tested if _tied_at_floor(r[5], [level] * len(kappas), rng, n_boot)]
+    straw = len(low) == len(tested) > 0
+    power = significant(max(r[4] for r in pick), 0.05, "one-sided bootstrap test of each testable n_Q (null: the "
+                        "relative range no larger at eps_m = 8 than at eps_m = 1)", form="effect_absent")
+    if straw:
+        power = {**power, "power_form": "",
+                 "power_note": (f"{power['power_note']}; at eps_m = 1 every kappa sits at the uniform policy's regret "
+                                f"at n_Q = {', '.join(f'{v:,}' for v in low)}, so that curve's range is noise whatever "
+                                "kappa does and the null can hold only through a flat eps_m = 8 curve (F9a-KAPPA's "
+                                "claim), not through kappa mattering at eps_m = 1")}
     claims.append(_claim("F9a-RANGE", "Fig. 9(a)", "figure",
                          f"[primary] kappa matters less when eps_m = 1 than when eps_m = 8 (relative range of the kappa curve; worst n_Q = {int(n):,}{note})",
                          "relative range(eps_m = 8) - relative range(eps_m = 1) (bootstrap 95%)", (lo + hi) / 2, lo, hi,
                          "CI lower end > 0 for every testable n_Q >= 2e4", worst_verdict(verdicts), int(len(t)), scale)
                   .with_evidence(floor=not tested,
                                  floor_note=("at every n_Q both kappa curves sit at the uniform policy's regret" if not tested
-                                             else f"{len(tested)} of {len(rr)} n_Q testable"),
-                                 **significant(max(r[4] for r in pick), 0.05, "one-sided bootstrap test of each testable n_Q")))
+                                             else f"{len(tested)} of {len(rr)} n_Q testable"), **power))
     return claims
 
 
@@ -703,13 +737,15 @@ def check_f9b(tables, rng, n_boot, scale):
     judged on the n_Q whose gamma curve is not tied at the uniform policy's regret. SLOPE: the
     slope of log mean regret in gamma is steeper at eps_m = 8 than at eps_m = 2 (CI of the
     difference of two fits on the same gamma grid, with lack of fit, > 0) for >= 3 of 4 n_Q,
-    judged on the n_Q where the two curves are not both at that floor."""
+    judged on the n_Q where the two curves are not both at that floor; its PASS has power against
+    eps_m not controlling the slope only where the eps_m = 2 curve is off that floor at some
+    passing n_Q."""
     t = tables["fig9b"].copy()
     t["gv"] = t["setting"].map(_kappa)
     gammas = np.sort(t["gv"].unique())
     nqs = _positive_nq(t)
     level = _level9(t)
-    statuses, labels, p_ok, slope_status, p_slope, notes = [], [], [], [], [], []
+    statuses, labels, p_ok, slope_status, p_slope, notes, low = [], [], [], [], [], [], []
     for n in nqs:
         groups = [_regrets(t, panel="eps_m=8", gv=float(g), n_aux=int(n)) for g in gammas]
         p = mann_whitney_less(groups[0], groups[-1])
@@ -735,6 +771,16 @@ def check_f9b(tables, rng, n_boot, scale):
         slope_status.append("pass" if ok else "fail" if d.slope <= 0 else "undecided")
         if ok:
             p_slope.append(float(np.mean(d.boots <= 0)))
+            low.append((int(n), raw["eps_m=2"]))
+    # The wrong paper of F9b-SLOPE: eps_m does not control the gamma-slope. Where, at every passing
+    # n_Q, the eps_m = 2 curve sits at the uniform policy's regret for every gamma, its slope is 0
+    # whatever gamma does, and the test's null could hold only through a gamma-slope <= 0 at
+    # eps_m = 8 (F9b-GAMMA's claim): a straw man for this row, no form (as F9a-RANGE). After the
+    # loop, so the statistics' bootstrap draws are unchanged.
+    flat = [n for n, g in low if _tied_at_floor(g, [level] * len(gammas), rng, n_boot)]
+    straw = (f"at eps_m = 2 every gamma sits at the uniform policy's regret at n_Q = {', '.join(f'{v:,}' for v in flat)}, "
+             "so that curve's slope is 0 whatever gamma does and the null can hold only through the eps_m = 8 curve "
+             "(F9b-GAMMA's claim), not through eps_m failing to control the slope") if flat and len(flat) == len(low) else ""
     claims = [_family_claim("F9b-GAMMA", "Fig. 9(b)", "figure",
                             "[primary] At eps_m = 8 the regret increases in gamma (rho >= 0.8) and R(gamma = 2) > R(gamma = 0) "
                             "(one-sided Mann-Whitney p < 0.01) for every n_Q", statuses, labels, 1.0,
@@ -744,7 +790,8 @@ def check_f9b(tables, rng, n_boot, scale):
                             "[primary] The log-regret slope in gamma is steeper at eps_m = 8 than at eps_m = 2 (CI of the difference "
                             "of the two fits, with lack of fit, > 0) for >= 3 of 4 n_Q",
                             slope_status, [f"n_Q = {int(n):,}" for n in nqs], 0.75, "fraction of testable n_Q with the CI > 0",
-                            scale, int(len(t)), p_pass=(max(p_slope) if p_slope else None), units="n_Q values"))
+                            scale, int(len(t)), p_pass=(max(p_slope) if p_slope else None), units="n_Q values",
+                            straw=straw))
     return claims
 
 
@@ -859,7 +906,8 @@ def check_cref(tables, rng, n_boot, scale):
                              "geometric-mean regret ratio primary / authors_code (bootstrap 95%)", ratio, lo, hi,
                              "CI upper end <= 1.2", upper_verdict(lo, hi, 1.2), int(len(code)), scale)
                       .with_evidence(**shifted_ci_power(ratio, lo, hi, 1.5, band_hi=1.2,
-                                                        label="primary 1.5 x the published regrets")))
+                                                        label="the published regrets off by a factor 1.5 (primary at "
+                                                              "1.5 x them)", form="constant_off")))
     return claims
 
 
@@ -1155,7 +1203,8 @@ def check_t2(tables, rng, n_boot, scale, settings=None):
                   .with_evidence(floor=rules["all_floor"],
                                  floor_note=("every method sits at the uniform policy's reward" if rules["all_floor"]
                                              else "the methods are not all at the uniform policy's reward"),
-                                 **significant(p_perm, 0.05, "permutation test of LDPMAB w's rank sum")))
+                                 **significant(p_perm, 0.05, "permutation test of LDPMAB w's rank sum (null: the six "
+                                                             "methods exchangeable in each cell)", form="effect_absent")))
     verdict, passed, tested = family_verdict(rules["cost"], 0.75)
     claims.append(_t2_row("T2-PRIVACY-COST", f"{tag} The private methods without auxiliary data earn significantly less than the "
                                              "non-private ABSE (one-sided paired Wilcoxon p < 0.05) in >= 75% of (method, cell) pairs "
@@ -1192,7 +1241,8 @@ def _t2_row(check_id, claim, verdict, passed, tested, total, need, statistic, sc
     return row.with_evidence(floor=(tested == 0) if floor is None else bool(floor),
                              floor_note=f"{tested} of {total} testable",
                              **significant(binomial_tail(passed, tested, 0.05), 0.05,
-                                           f"{passed} of {tested} significant at 0.05 each under no effect (binomial tail)"))
+                                           f"{passed} of {tested} significant at 0.05 each under no effect (binomial tail)",
+                                           form="effect_absent"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1305,7 +1355,8 @@ def check_fs2(tables, rng, n_boot, scale):
                            floor_note=(f"M = {', '.join(tied)} sit tied at the uniform policy's regret; no significant reversal"
                                        if untestable else st.reversal or "the M curve is not tied at the floor"),
                            **significant(rho_null_probability(len(ms), 0.8, -1), 0.05,
-                                         f"{len(ms)} exchangeable means reach rho <= -0.8 with this probability"))]
+                                         f"{len(ms)} exchangeable means (no effect of M) reach rho <= -0.8 with this "
+                                         "probability", form="effect_absent"))]
 
 
 def draw_table2(job) -> None:

@@ -52,6 +52,7 @@ import pandas as pd
 
 from dpbandits.contextual.checks.evidence import (
     at_floor,
+    eps_exponent_power,
     fmt_n,
     left_floor,
     needed_n,
@@ -157,8 +158,9 @@ def check_t26a(tables, rng, n_boot, scale) -> CheckOutput:
     Regime (rows EPS<eps>, PERROUND, EPS1): the per-round regret at the largest n significantly
     below the uniform policy's (both centre conventions). ORDER compares eps = 2 with eps = 1024:
     with eps = 2 at the uniform policy's regret its slope is 1, the largest possible, and no slope
-    at eps = 1024 could fail the rule (floor guard). Power of a PASS: the same CI shifted to the
-    alternative (a linear regret; for ORDER slope(2) = slope(1024) - 0.15) must FAIL."""
+    at eps = 1024 could fail the rule (floor guard). Power of a PASS: the same CI shifted to a
+    wrong paper of the claim's form must FAIL (a linear regret, an exponent off the sublinear band;
+    for ORDER the order reversed, slope(2) = slope(1024) - 0.15)."""
     t = tables["theory_n"]
     claims, points, fits, per_round = [], [], [], []
     fits_by, ratio_by = {}, {}
@@ -203,7 +205,8 @@ def check_t26a(tables, rng, n_boot, scale) -> CheckOutput:
                          "CI upper end < 0.8 in every cell", worst_verdict(verdicts), int(len(t)), scale)
                   .with_evidence(regime=reached, regime_note=note,
                                  **shifted_ci_power(worst_pr[0], worst_pr[1], worst_pr[2], 1.0, band_hi=0.8,
-                                                    label="the uniform policy's per-round regret")),
+                                                    label="the uniform policy's per-round regret (the claimed "
+                                                          "learning absent)", form="effect_absent")),
                           "T-2.6-PAST-EPS*"))
     diff = slope_difference(fits_by[(2.0, "code")], fits_by[(1024.0, "code")], rng)
     r2 = ratio_by[(2.0, "code")]
@@ -219,7 +222,8 @@ def check_t26a(tables, rng, n_boot, scale) -> CheckOutput:
                                              "linear regret, the largest possible, so no slope at eps = 1024 could fail "
                                              "the rule") if ceiling else "eps = 2 is off the uniform policy's regret",
                                  **shifted_ci_power(diff.slope, diff.ci_low, diff.ci_high, -0.15, band_lo=-0.05,
-                                                    label="slope(2) - slope(1024)")))
+                                                    label="the order reversed: slope(2) - slope(1024)",
+                                                    form="effect_absent")))
     xs, groups = _groups(t, "n_target", panel="long", epsilon=1.0)
     fit = loglog_slope(xs[-3:], groups[-3:], rng, n_boot)
     row = _slope_row("T-2.6a-EPS1", f"At eps = 1 the regret is sublinear over the last three n_P ({int(xs[-3]):,} to {int(xs[-1]):,}; "
@@ -288,7 +292,8 @@ def check_t26b(tables, rng, n_boot, scale) -> CheckOutput:
                          "CI upper end < 0.2", worst_verdict(ratio_verdicts), int(len(t[t.panel == 'long'])), scale)
                   .with_evidence(regime=reached, regime_note=note,
                                  **shifted_ci_power(rfit.slope, rfit.ci_low, rfit.ci_high, 1.0 / 3.0, band_hi=0.2,
-                                                    label="a linear regret (ratio slope 1/3)")),
+                                                    label="a linear regret (n-exponent 1 for the theorem's 2/3: "
+                                                          "ratio slope 1/3)", form="exponent_off")),
                           "T-2.6-PAST-EPS* (the same 0.2 tolerance on the n-slope)"))
     fig = ScalingFigure("T-2.6b", "T-2.6b: private regime, long horizon (primary, B = 500)", "n_P",
                         "cumulative regret", pd.concat(points, ignore_index=True), pd.DataFrame(fits))
@@ -303,8 +308,9 @@ def check_t26c(tables, rng, n_boot, scale) -> CheckOutput:
     MONOTONE: eps values tied at the uniform policy's regret cannot order themselves; a failure
     explained by such ties (no significant reversal) is the floor guard's (no_power). EXPONENT
     is a rate: judged only where every eps in [1, 8] is off the uniform policy's regret (regime;
-    the claim says at what n eps = 1 would be). Power of a PASS: MONOTONE is itself a Holm test;
-    EXPONENT's CI shifted to exponent 0 (no eps dependence) must FAIL."""
+    the claim says at what n eps = 1 would be). Power of a PASS: MONOTONE is itself a Holm test
+    (null: no eps effect); EXPONENT's CI shifted to the theory's -2/3 off by twice the band's margin
+    on either side must FAIL at both (evidence.eps_exponent_power)."""
     t = tables["theory_eps"]
     eps, groups = _groups(t, "epsilon")
     mat = np.column_stack(groups)
@@ -329,7 +335,8 @@ def check_t26c(tables, rng, n_boot, scale) -> CheckOutput:
                              floor_note=(f"eps = {', '.join(tied)} sit tied at the uniform policy's regret and cannot order "
                                          "themselves; no significant reversal" if status.status == "untestable"
                                          else status.reversal or "the eps curves are not tied at the floor"),
-                             **significant(third, 0.05, "the third Holm-adjusted adjacent decrease")),
+                             **significant(third, 0.05, "the third Holm-adjusted adjacent decrease (null: no eps "
+                                                        "effect)", form="effect_absent")),
                       "T-2.6-PAST-EPSEXP")]
     keep = (eps >= 1) & (eps <= 8)
     fit = paired_loglog_slope(eps[keep], np.maximum(mat[:, keep], 1e-9), rng, n_boot)
@@ -350,8 +357,7 @@ def check_t26c(tables, rng, n_boot, scale) -> CheckOutput:
                          "log-log slope of mean regret on eps (paired bootstrap)", fit.slope, fit.ci_low, fit.ci_high,
                          "CI within [-1.2, -0.3]", band_verdict(fit.ci_low, fit.ci_high, -1.2, -0.3), mat.size, scale)
                   .with_evidence(regime=not stuck, regime_note=note,
-                                 **shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, 0.0, -1.2, -0.3,
-                                                    label="no eps dependence (exponent 0)")),
+                                 **eps_exponent_power(fit, -2.0 / 3.0, -1.2, -0.3)),
                           "T-2.6-PAST-EPSEXP"))
     points = series_points("primary", eps, groups, rng, n_boot)
     fig = ScalingFigure("T-2.6c", f"T-2.6c: regret vs eps at n_P = {n:,}", "eps",
@@ -407,7 +413,8 @@ def check_t26d(tables, rng, n_boot, scale) -> CheckOutput:
     note = (f"d = {', '.join(map(str, tied))} sit tied at the uniform policy's regret: their order would pass whatever "
             "the algorithm did" if floor else "no two dimensions tied at the uniform policy's regret")
     return CheckOutput([reading(row.with_evidence(floor=floor, floor_note=note,
-                                                  **significant(p_end, 0.05, "one-sided paired Wilcoxon R(d_min) < R(d_max)")),
+                                                  **significant(p_end, 0.05, "one-sided paired Wilcoxon R(d_min) < R(d_max) "
+                                                                "(null: no dimension effect)", form="effect_absent")),
                                 "T-2.6-PAST-D1, T-2.6-PAST-D3")])
 
 

@@ -16,9 +16,23 @@ B9-CROSSOVER.
 What the guards read (:mod:`dpbandits.evidence.guards`, the registry's Guard records): every overhead row
 says whether its regime is reached (>= 90% of the runs of every cell committed by T, else the
 horizon cuts the exploration short); B3 whether its log T window exists; every PASS of a paper
-claim carries its power (the same slope rule at a competing law, e.g. eps^-2 or K^2, via
-:func:`dpbandits.evidence.guards.shifted_ci_power`; the rare-event rules at a stated failure rate; the
-comparisons B5-NAIVE-GAP and B9-ORDER are one-sided bootstrap tests with their floor guard).
+claim carries its power against a way the paper could be wrong, of the claim's own form
+(``power_form``, :data:`dpbandits.evidence.claims.POWER_FORMS`):
+
+* the scaling rows (B3, B4, B5, B6, B9-CENTRAL, B7): the same slope rule at a competing law
+  (:func:`dpbandits.evidence.guards.shifted_ci_power`, or B7's data rescaled to that law): an
+  exponent off by more than the band (``exponent_off``): sqrt(T) regret instead of log T, an
+  eps^-2 privacy cost (the local model's law, Remark 3) instead of eps^-1, K^2 (the eps/K budget
+  split Section 3.1 argues against) instead of K, 1/Delta^2 instead of 1/Delta, a privacy cost
+  1/(Delta eps) instead of gap-free;
+* the rare-event rules: a failure rate above the stated level (``rate_exceeded``): 2 delta, the
+  rate Lemma 4's proof actually gives (B1-STRESS FAILs it; B1-CORRECT at delta = 1/T cannot);
+* B2, an explicit count: the count violated by a factor 2 where it is tightest
+  (``bound_violated``, :func:`dpbandits.evidence.guards.violated_bound_power`);
+* the comparisons B5-NAIVE-GAP and B9-ORDER: one-sided bootstrap tests whose null is the claimed
+  effect absent (``effect_absent``: the naive split no costlier; the local model no costlier),
+  with their floor guard.
+
 B7-LEMMA11 is a lower bound on every DP algorithm, tested on one far above it: no power. B8 is a
 sanity bar of the specification (kind sanity); B9-LDP validates the local-DP comparator (control).
 Slope CIs include lack of fit (:mod:`dpbandits.stats.slopes`).
@@ -45,7 +59,14 @@ from dpbandits.evidence.checks import (
     upper_verdict,
     worst_verdict,
 )
-from dpbandits.evidence.guards import rate_power, shifted_ci_power, significant, tied
+from dpbandits.evidence.guards import (
+    BOUND_VIOLATION,
+    rate_power,
+    shifted_ci_power,
+    significant,
+    tied,
+    violated_bound_power,
+)
 from dpbandits.stats import clopper_pearson, loglog_slope, paired_loglog_slope
 
 __all__ = ["overheads", "corrected_lemma6_count", "paper_lemma6_count"]
@@ -76,15 +97,16 @@ def _positive(x: np.ndarray) -> np.ndarray:
 
 
 def _slope_claim(check_id, source, kind, claim, statistic, fit, band, n_runs, scale, alternative=None,
-                 alt_label=""):
+                 alt_label="", alt_form="exponent_off"):
     """A slope row judged by its CI (lack of fit included) against a band; with ``alternative``,
-    the power of the same rule at that slope (:func:`dpbandits.evidence.guards.shifted_ci_power`)."""
+    the power of the same rule at that slope (:func:`dpbandits.evidence.guards.shifted_ci_power`),
+    a wrong paper of form ``alt_form`` (by default an exponent off by more than the band)."""
     verdict = band_verdict(fit.ci_low, fit.ci_high, *band)
     row = _claim(check_id, source, kind, claim, statistic + _lof_text(fit), fit.slope, fit.ci_low, fit.ci_high,
                  f"slope CI within [{band[0]:g}, {band[1]:g}]", verdict, n_runs, scale)
     if alternative is not None:
         row = row.with_evidence(**shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, alternative, *band,
-                                                   label=alt_label or f"slope {alternative:g}"))
+                                                   label=alt_label or f"slope {alternative:g}", form=alt_form))
     return row
 
 
@@ -147,7 +169,7 @@ def check_b1(tables, rng, n_boot, scale) -> CheckOutput:
                      "zero failures", "PASS" if fails == 0 else "FAIL", n, scale)
               .with_evidence(**zero_failures_power(n, 2 * float(t["delta"].max()),
                                                    "alternative: the CIs fail with probability 2 delta = 2/T "
-                                                   "(the factor Lemma 4's proof gives)"))]
+                                                   "(the factor Lemma 4's proof gives)", form="rate_exceeded"))]
     s = tables["stress"]
     verdicts, worst, power = [], (-math.inf, 0.0, 0.0, 0.0), None
     for delta, rows in s.groupby("delta"):
@@ -157,7 +179,8 @@ def check_b1(tables, rng, n_boot, scale) -> CheckOutput:
         if hi / delta > worst[0]:
             worst = (hi / delta, k / m, float(lo), float(hi))
         if power is None:  # the smallest delta: the hardest alternative to see
-            power = rate_power(m, float(delta), 2 * float(delta), label=f"violation rate 2 delta at delta = {delta:g}")
+            power = rate_power(m, float(delta), 2 * float(delta), form="rate_exceeded",
+                               label=f"violation rate 2 delta (what Lemma 4's proof gives) at delta = {delta:g}")
     claims.append(_claim("B1-STRESS", "Lemma 4", "lemma",
                          "P(some CI fails during a phase) <= delta (Lemma 4; its proof gives only 2 delta) at delta = 0.05, 0.2",
                          "violation rate at the worst delta (CP 95% CI)", worst[1], worst[2], worst[3],
@@ -181,10 +204,19 @@ def paper_lemma6_count(k, horizon, delta, gap, epsilon) -> float:
 def check_b2(tables, rng, n_boot, scale) -> CheckOutput:
     """B2 (Lemma 6) on F1, K = 4 and 8 (every suboptimal arm is the worst, so the lemma applies):
     the effective count n(i) at elimination stays below the corrected bound in the calibrated
-    width mode; also the fraction of runs within the paper's (unproven) bound."""
+    width mode; also the fraction of runs within the paper's (unproven) bound.
+
+    Power against a wrong count of the claim's form: the count violated by a factor 2 where it is
+    tightest (:func:`dpbandits.evidence.guards.violated_bound_power`: that cell's counts scaled so
+    their maximum sits at twice the count). An arm's effective count cannot exceed its left plays,
+    at most T/2 while two arms or more survive, so where twice the count exceeds T/2 no violation
+    by that factor is possible and the rule has no power (the bound is vacuous there). The note
+    also gives the counts over the count without its private term (above 1: the runs use the
+    private term)."""
     t = tables["correctness"]
     t = t[t["family"] == "F1"]
     worst, worst_alt, inside_paper, total = 0.0, 0.0, 0, 0
+    tightest = None  # (T, K, eps, bound) of the cell with the largest n(i) / count
     for (k, eps, T, delta), rows in t.groupby(["K", "epsilon", "horizon", "delta"]):
         config = EBSConfig(variant="r1", epsilon=float(eps), width="calibrated", delta=float(delta))
         rho = EBSParams.build(config, int(k), int(T)).priv  # rho = n rad_priv(n)
@@ -195,20 +227,27 @@ def check_b2(tables, rng, n_boot, scale) -> CheckOutput:
             counts, elim = np.asarray(counts), np.asarray(elim)
             eliminated = counts[(elim >= 0) & (np.arange(counts.size) != 0)]
             if eliminated.size:
+                if tightest is None or eliminated.max() / bound > worst:
+                    tightest = (int(T), int(k), float(eps), bound)
                 worst = max(worst, float(eliminated.max() / bound))
                 worst_alt = max(worst_alt, float(eliminated.max() / alt))
                 inside_paper += int(np.all(eliminated <= paper))
                 total += 1
     frac_lo, frac_hi = clopper_pearson(inside_paper, max(total, 1))
+    power: dict = {}
+    if tightest is not None:
+        T_, k_, eps_, bound_ = tightest
+        power = violated_bound_power(worst, worst, worst, factor=BOUND_VIOLATION, ceiling=(T_ / 2) / bound_,
+                                     label=f"F1, K = {k_}, eps = {eps_:g}, T = {T_:.3g}")
+        power["power_note"] += (f"; max n(i) over the count without its private term, 64 log(KT/delta)/Delta^2 + 1: "
+                                f"{worst_alt:.3g}")
     claims = [
         _claim("B2", "Lemma 6 (corrected)", "lemma",
                "Each suboptimal (worst) arm is eliminated within 64 log(KT/delta)/Delta^2 + 8 rho/Delta + 1 effective plays",
                "max over runs of n(i) / corrected bound", worst, worst, worst,
                "<= 1 in every run", "PASS" if total and worst <= 1 else "FAIL" if worst > 1 else "INCONCLUSIVE",
                total, scale)
-        .with_evidence(power="FAIL" if worst_alt > 1 else "PASS", power_note=(
-            f"alternative: the count without its private term, 64 log(KT/delta)/Delta^2 + 1 (privacy for free "
-            f"per arm): the same rule gives max n(i) / count = {worst_alt:.3g}, {'FAIL' if worst_alt > 1 else 'PASS'}")),
+        .with_evidence(**power),
         _claim("B2-PAPER", "Lemma 6 (as stated)", "report",
                "Fraction of runs whose eliminations also satisfy the paper's (unproven) Lemma 6 count",
                "fraction of runs (CP 95% CI)", inside_paper / max(total, 1), float(frac_lo), float(frac_hi),
@@ -277,14 +316,17 @@ def check_b3(tables, rng, n_boot, scale) -> CheckOutput:
                + "; ".join(texts_i) + ")",
                "worst slope of log R vs log T on T >= 4x median commit (CI with lack of fit)", *a,
                "CI upper end <= 0.15", worst_verdict(verdicts_i), n, scale)
-        .with_evidence(**regime_ev, **(shifted_ci_power(*a, 0.5, band_hi=0.15, label="slope 0.5 (sqrt(T) growth)")
+        .with_evidence(**regime_ev, **(shifted_ci_power(*a, 0.5, band_hi=0.15, form="exponent_off",
+                                                        label="slope 0.5 (sqrt(T) growth, the gap-free minimax rate)")
                                        if worst_i else {})),
         _claim("B3-RATIO", "Thm 1", "theorem",
                "R_T / (sum_i log(KT)/Delta_i + K log(KT) log^2.5 T / eps) does not grow with T ("
                + "; ".join(texts_ii) + ")",
                "worst slope of the ratio vs log T (CI with lack of fit)", *b, "CI upper end <= 0.05",
                worst_verdict(verdicts_ii), n, scale)
-        .with_evidence(**regime_ev, **(shifted_ci_power(*b, 0.5, band_hi=0.05, label="ratio slope 0.5 (sqrt(T) growth)")
+        .with_evidence(**regime_ev, **(shifted_ci_power(*b, 0.5, band_hi=0.05, form="exponent_off",
+                                                        label="ratio slope 0.5 (sqrt(T) growth, the gap-free minimax "
+                                                              "rate)")
                                        if worst_ii else {})),
     ]
     fig = ScalingFigure("B3", "B3: DP-EBS-Elimination regret vs T (F3, K = 8)", "horizon T",
@@ -313,7 +355,7 @@ def check_b4(tables, rng, n_boot, scale) -> CheckOutput:
     claim = _slope_claim("B4", "Thm 1", "theorem",
                          "The privacy overhead of DP-EBS-Elimination scales as 1/eps (F1, K = 4)",
                          "slope of log overhead vs log(1/eps)", fit, (0.8, 1.2), mat.shape[0], scale,
-                         alternative=2.0, alt_label="slope 2 (overhead ~ eps^-2)")
+                         alternative=2.0, alt_label="slope 2 (overhead ~ eps^-2, the local model's rate, Remark 3)")
     claim = claim.with_evidence(**commit_regime(tables["eps_grid"], ("r1", "nonprivate")))
     points = series_points("DP-EBS-Elim (r1)", x, mat.T, rng, n_boot)
     fig = ScalingFigure("B4", "B4: privacy overhead vs 1/eps (F1, K = 4)", "1 / eps",
@@ -367,7 +409,9 @@ def check_b5(tables, rng, n_boot, scale) -> CheckOutput:
         _slope_claim("B5", "Thm 1, Sec 3.1", "theorem",
                      "The privacy overhead grows linearly in K (slope ~ 1 in K - 1), F1 at eps = 0.5",
                      "slope of log overhead vs log(K - 1)", fit, (0.8, 1.4), n, scale,
-                     alternative=2.0, alt_label="slope 2 (overhead ~ K^2)").with_evidence(**regime),
+                     alternative=2.0,
+                     alt_label="slope 2 (overhead ~ K^2, as with the eps/K budget split Section 3.1 argues against)")
+        .with_evidence(**regime),
         _claim("B5-NAIVE", "Sec 3.1", "theorem",
                "Splitting the budget over the K counters (eps/(2K) each) makes the overhead grow like K^2" + note,
                "slope of log overhead vs log(K - 1), naive split" + _lof_text(fit_n), fit_n.slope, fit_n.ci_low,
@@ -375,8 +419,9 @@ def check_b5(tables, rng, n_boot, scale) -> CheckOutput:
         .with_evidence(regime=bool(committed.sum() >= 2),
                        regime_note=f"naive runs committed by T (>= {MIN_COMMITTED:.0%}) at {int(committed.sum())} of "
                                    f"{ks.size} K values; the slope needs two",
-                       **shifted_ci_power(fit_n.slope, fit_n.ci_low, fit_n.ci_high, 1.0, 1.6,
-                                          label="slope 1 (the naive split as cheap as the paper's design)")),
+                       **shifted_ci_power(fit_n.slope, fit_n.ci_low, fit_n.ci_high, 1.0, 1.6, form="exponent_off",
+                                          label="slope 1 (the naive split's overhead as linear in K as the paper's "
+                                                "design: the 'eps/2 rather than eps/K' benefit absent)")),
         _claim("B5-NAIVE-GAP", "Sec 3.1", "theorem",
                "The naive budget split costs more than the paper's eps/4-per-counter design at every K >= 8",
                "smallest mean paired difference naive - paper over K >= 8", *worst_gap,
@@ -384,7 +429,9 @@ def check_b5(tables, rng, n_boot, scale) -> CheckOutput:
                "PASS" if all(g[1] > 0 for g in gaps_lo) else "FAIL" if any(g[2] < 0 for g in gaps_lo) else "INCONCLUSIVE",
                n, scale)
         .with_evidence(floor=any(t["floor"] for t in ties), floor_note="; ".join(t["floor_note"] for t in ties),
-                       **significant(max(p_values), 0.025, "one-sided paired bootstrap at every K >= 8 (largest p)")),
+                       **significant(max(p_values), 0.025, form="effect_absent",
+                                     test="one-sided paired bootstrap of 'the naive split costs no more than the "
+                                          "paper's design' at every K >= 8 (largest p)")),
     ]
     points = pd.concat([series_points("DP-EBS-Elim (eps/4 per counter)", x, paper, rng, n_boot),
                         series_points("naive split (eps/(2K) per counter)", x, naive, rng, n_boot)])
@@ -451,9 +498,10 @@ def check_b7(tables, rng, n_boot, scale) -> CheckOutput:
                "max/min over the grid of mean overhead / ((K-1)/(4 eps))", spread, lo, hi,
                "<= 5", upper_verdict(lo, hi, 5.0), n, scale)
         .with_evidence(regime=all(r["regime"] for r in regimes), regime_note="; ".join(r["regime_note"] for r in regimes),
-                       power=alt_verdict, power_note=(
-                           f"the data with a K^2 law (each cell's overhead times (K - 1)/{k_min - 1}): the same rule gives "
-                           f"{alt[0]:.3g} [{alt[1]:.3g}, {alt[2]:.3g}], {alt_verdict}")),
+                       power=alt_verdict, power_form="exponent_off", power_note=(
+                           f"the data with a K^2 law, the eps/K budget split's (each cell's overhead times "
+                           f"(K - 1)/{k_min - 1}): the same rule gives {alt[0]:.3g} [{alt[1]:.3g}, {alt[2]:.3g}], "
+                           f"{alt_verdict}")),
         _claim("B7-LEMMA11", "Lemma 11", "lower_bound",
                "Every suboptimal arm is played at least 1/eps times in expectation (a lower bound for every DP "
                "algorithm; DP-EBS-Elimination is far above it, so this run cannot refute it)",
@@ -504,7 +552,9 @@ def check_b9(tables, rng, n_boot, scale) -> CheckOutput:
                d.size, scale)
         .with_evidence(**tied([central[:, j].mean(), local[:, jl].mean()], [(b - a) / 2 for a, b in spreads],
                               what=f"the central and local overheads at eps = {eps[j]:g}"),
-                       **significant(float(np.mean(boots <= 0)), 0.025, "one-sided paired bootstrap")),
+                       **significant(float(np.mean(boots <= 0)), 0.025, form="effect_absent",
+                                     test="one-sided paired bootstrap of 'the local model costs no more than the "
+                                          "central one'")),
         # Remark 3 claims only that the local model is worse (B9-ORDER); the eps^-2 law of randomized
         # response validates the comparator built for that claim (not a claim of the paper).
         _slope_claim("B9-LDP", "Remark 3 (comparator validation)", "control",
@@ -513,7 +563,7 @@ def check_b9(tables, rng, n_boot, scale) -> CheckOutput:
                      "slope of log LDP overhead vs log(1/eps)", fit_l, (1.6, 2.2), local.shape[0], scale),
         _slope_claim("B9-CENTRAL", "Thm 1", "theorem", "The central-DP overhead scales as eps^-1",
                      "slope of log central overhead vs log(1/eps)", fit_c, (0.8, 1.2), central.shape[0], scale,
-                     alternative=2.0, alt_label="slope 2 (overhead ~ eps^-2, the local model's law)")
+                     alternative=2.0, alt_label="slope 2 (overhead ~ eps^-2, the local model's rate, Remark 3)")
         .with_evidence(**regime),
         _claim("B9-CROSSOVER", "Remark 3", "report",
                "Largest eps on the grid at which local DP costs more than central DP (asymptotic claim; the tree's polylog constant decides at feasible T)",
@@ -559,13 +609,14 @@ def check_b6(tables, rng, n_boot, scale) -> CheckOutput:
         _slope_claim("B6-NONPRIVATE", "Thm 1", "theorem",
                      "The non-private part of the regret scales as 1/Delta (F2, K = 4)",
                      "slope of log R(inf) vs log(1/Delta)", fit_a, (0.8, 1.2), n, scale,
-                     alternative=2.0, alt_label="slope 2 (regret ~ 1/Delta^2)").with_evidence(**regime),
+                     alternative=2.0, alt_label="slope 2 (regret ~ 1/Delta^2, the per-arm sample complexity)")
+        .with_evidence(**regime),
         _claim("B6-OVERHEAD", "Thm 1", "theorem",
                "The privacy cost K/eps does not depend on the gap",
                "slope of log overhead vs log(1/Delta) (the eps farthest from 0)" + _lof_text(worst), worst.slope,
                worst.ci_low, worst.ci_high, "CI within [-0.25, 0.25] at every eps", worst_verdict(verdicts), n, scale)
         .with_evidence(**regime, **shifted_ci_power(
-            worst.slope, worst.ci_low, worst.ci_high, 1.0, -0.25, 0.25,
+            worst.slope, worst.ci_low, worst.ci_high, 1.0, -0.25, 0.25, form="exponent_off",
             label="slope 1 (privacy cost ~ 1/(Delta eps), as Lemma 6's per-arm count)")),
     ]
     fig = ScalingFigure("B6", "B6: regret and privacy overhead vs 1/Delta (F2, K = 4)", "1 / Delta",

@@ -12,11 +12,22 @@ Claim ids: C1, C2, C2-STRESS, C2-LAMBDA, C3, C4, C4-PAPER, C5-SLOPE, C5-RATIO, C
 C6-SLOPE-<instance>, C6-D2, C6-PLATEAU, C7, C7-ACCT, C8, C9, C9-PAPER, C10, C10-PAPER-<instance>,
 C11-<KAPPA>-<T0>.
 
-Kinds: C1, C8 and C9 hold by construction of the engine's phase schedule and regret accounting
-(identity); C10 is a sanity bar of the specification (sanity). Power of the zero-failure rules:
-the same rule on the C2-STRESS runs (phase lengths x c) for C2 and C3, on the paper's 2 xi_l
-threshold for C4. Regimes: the fit window for C5, R(inf) in the sqrt(T) regime for C6-SLOPE-*,
-committed cells for C7. Every slope CI includes lack of fit (:mod:`dpbandits.stats.slopes`).
+Kinds: C1, C7, C8 and C9 hold by construction of the engine's phase schedule and regret
+accounting (identity); C10 is a sanity bar of the specification (sanity). Power, each against a
+way the paper could be wrong of the claim's own form (``power_form``,
+:data:`dpbandits.evidence.claims.POWER_FORMS`):
+
+* the zero-failure rules: the same rule on phase lengths whose constants are off by a factor
+  (``constant_off``: the C2-STRESS runs, phase lengths x c, for C2 and C3; they show no failure
+  either, so C2 and C3 stay INCONCLUSIVE no_power), and on the threshold off by a factor 2 for C4
+  (the paper's own 2 xi_l against the corrected 4 xi_l);
+* the sqrt(T) rows C5: linear regret, an exponent off by more than the band (``exponent_off``);
+* C6: the claimed effect absent (``effect_absent``): the price of privacy not decreasing in T
+  (C6-MONOTONE's one-sided test), a relative overhead that does not vanish (slope 0, C6-SLOPE-*);
+  C6-D2's 5% bound violated by a factor 2 (``bound_violated``: privacy costing 10%).
+
+Regimes: the fit window for C5, R(inf) in the sqrt(T) regime for C6-SLOPE-*, committed cells for
+C7. Every slope CI includes lack of fit (:mod:`dpbandits.stats.slopes`).
 """
 
 from __future__ import annotations
@@ -41,7 +52,7 @@ from dpbandits.evidence.checks import (
     upper_verdict,
     worst_verdict,
 )
-from dpbandits.evidence.guards import shifted_ci_power, significant, tied
+from dpbandits.evidence.guards import shifted_ci_power, significant, tied, violated_bound_power
 from dpbandits.stats import clopper_pearson, loglog_slope
 
 __all__ = ["theorem3_rate", "private_scale"]
@@ -115,8 +126,10 @@ def check_c2(tables, rng, n_boot, scale) -> CheckOutput:
     # the multiplier with the most exceedances, the shortest phases if none has any)
     alt = max(rows, key=lambda r: (r[4], -r[0]))
     claims[0] = claims[0].with_evidence(**counted_power(
-        alt[4], alt[5], f"alternative: phase lengths x{alt[0]:g} (the C2-STRESS runs; largest eDelta_l / xi_l there "
-                        f"{float(st.loc[st['multiplier'] == alt[0], 'edelta_over_xi'].max()):.3g}), phases with eDelta_l > xi_l"))
+        alt[4], alt[5], f"alternative: the phase-length constants off by a factor {1 / alt[0]:g} (the C2-STRESS runs, "
+                        f"phase lengths x{alt[0]:g}; largest eDelta_l / xi_l there "
+                        f"{float(st.loc[st['multiplier'] == alt[0], 'edelta_over_xi'].max()):.3g}), phases with eDelta_l > xi_l",
+        form="constant_off"))
     claims.append(_claim("C2-STRESS", "Cor 2", "report",
                          f"How conservative the phase lengths are: smallest multiplier c_p = c_s with exceedance CP upper bound <= 0.05 is {smallest:g} (grid {', '.join(f'{r[0]:g}' for r in rows)})",
                          f"exceedance rate at the smallest multiplier {worst[0]:g}", worst[1], worst[2], worst[3],
@@ -143,7 +156,8 @@ def check_c3(tables, rng, n_boot, scale) -> CheckOutput:
         c = float(lost.idxmax()) if lost.max() > 0 else float(lost.index.min())  # else the shortest phases
         claim = claim.with_evidence(**counted_power(
             int(lost.max()), int((st["multiplier"] == c).sum()),
-            f"alternative: phase lengths x{c:g} (the C2-STRESS runs), phases after which x* is gone"))
+            f"alternative: the phase-length constants off by a factor {1 / c:g} (the C2-STRESS runs, phase lengths "
+            f"x{c:g}), phases after which x* is gone", form="constant_off"))
     return CheckOutput([claim])
 
 
@@ -159,7 +173,9 @@ def check_c4(tables, rng, n_boot, scale) -> CheckOutput:
         _zero_failures("C4", "Lemma 10 (corrected)", "lemma",
                        "After phase l every surviving arm has gap <= 4 xi_l",
                        "phases with a survivor gap > 4 xi_l (rate)", bad, len(ph), scale)
-        .with_evidence(**counted_power(paper, len(ph), "alternative: the paper's threshold 2 xi_l (C4-PAPER), phases above it")),
+        .with_evidence(**counted_power(paper, len(ph), "alternative: the threshold off by a factor 2, 2 xi_l (the "
+                                                       "paper's own Lemma 10, C4-PAPER), phases above it",
+                                       form="constant_off")),
         _claim("C4-PAPER", "Lemma 10 (as stated)", "report",
                "Fraction of phases with a survivor gap > 2 xi_l (the paper's threshold; not required, erratum 24)",
                "rate (CP 95% CI)", paper / max(len(ph), 1), float(lo), float(hi), "informational", "REPORT",
@@ -275,14 +291,16 @@ def check_c5(tables, rng, n_boot, scale) -> CheckOutput:
                          *((w1.slope, w1.ci_low, w1.ci_high) if w1 else nan3),
                          "every CI upper end <= 0.65, and some CI within [0.40, 0.65]", verdict, n, scale)
                   .with_evidence(**regime, **(shifted_ci_power(w1.slope, w1.ci_low, w1.ci_high, 1.0, band_hi=0.65,
-                                                               label="slope 1 (linear regret)") if w1 else {})))
+                                                               label="slope 1 (linear regret)", form="exponent_off")
+                                              if w1 else {})))
     claims.append(_claim("C5-RATIO", "Thm 3", "theorem",
                          "R_T / (d^6 log(dT/delta) log(T kappa^2/d)/(kappa eps) + d sqrt(T) log(T/delta)/kappa) does not grow",
                          "largest slope of the ratio vs log T (CI with lack of fit)",
                          *((w2.slope, w2.ci_low, w2.ci_high) if w2 else nan3),
                          "CI upper end <= 0.05", worst_verdict(v2) if v2 else "INCONCLUSIVE", n, scale)
                   .with_evidence(**regime, **(shifted_ci_power(w2.slope, w2.ci_low, w2.ci_high, 0.5, band_hi=0.05,
-                                                               label="ratio slope 0.5 (linear regret)") if w2 else {})))
+                                                               label="ratio slope 0.5 (linear regret)", form="exponent_off")
+                                              if w2 else {})))
     fig = ScalingFigure("C5", "C5: GOptimal-DPDB regret vs T on dense arm sets", "horizon T",
                         "regret R_T (utility units)", pd.concat(points, ignore_index=True), pd.DataFrame(fits))
     return CheckOutput(claims, fig)
@@ -375,7 +393,9 @@ def check_c6(tables, rng, n_boot, scale) -> CheckOutput:
     else:
         monotone = monotone.with_evidence(
             **tied(tie_means, tie_spreads, floor=0.0, rel=0.0, what="rho - 1 on the fit windows"),
-            **significant(max(p_decs), 0.05, "one-sided Spearman test of a decrease, every series (largest p)"))
+            **significant(max(p_decs), 0.05, form="effect_absent",
+                          test="one-sided Spearman test of a decrease, every series (largest p; null: the price of "
+                               "privacy does not decrease with T)"))
     claims.append(monotone)
     # (ii) per instance family: the circle net G1 stays in the sqrt(T) regime over the whole grid,
     # the 500-point lattice G3 is finite and approaches its commit inside the grid, where its
@@ -397,7 +417,8 @@ def check_c6(tables, rng, n_boot, scale) -> CheckOutput:
                           f"R(inf) in the sqrt(T) regime on the window (slope CI within [0.40, 0.65], C5's band): "
                           f"{base_text}" + ("" if in_regime else "; the T^-1/2 prediction does not apply there")),
                           **shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, 0.0, -0.75, -0.3,
-                                             label="slope 0 (a privacy overhead that does not vanish)")))
+                                             label="slope 0 (a privacy overhead that does not vanish: privacy never "
+                                                   "free)", form="effect_absent")))
     if not slope_by_family:
         claims.append(_claim("C6-SLOPE", "Remark 4 (with Thm 3's two terms)", "theorem",
                              "The relative privacy overhead rho - 1 vanishes like T^-1/2 (up to logs)" + note,
@@ -409,8 +430,8 @@ def check_c6(tables, rng, n_boot, scale) -> CheckOutput:
                              f"In d = 2 at eps = 1 privacy is almost free at T = {d2[3]:.0e}: R(eps)/R(inf) - 1 <= 0.05",
                              "mean rho - 1 at the largest T", d2[0], d2[1], d2[2], "<= 0.05",
                              upper_verdict(d2[1], d2[2], 0.05), n, scale)
-                      .with_evidence(**shifted_ci_power(d2[0], d2[1], d2[2], 0.10, band_hi=0.05,
-                                                        label="rho - 1 = 0.10 (privacy costing 10%)")))
+                      .with_evidence(**violated_bound_power(d2[0] / 0.05, d2[1] / 0.05, d2[2] / 0.05,
+                                                            label="privacy costing 10% at the largest T")))
     fin = tables["finite"]["runs"]
     plateau = []
     for (d, s, _eps), g in fin[np.isfinite(fin["epsilon"])].groupby(["d", "S", "epsilon"]):
@@ -454,10 +475,11 @@ def _finite_overheads(fin: pd.DataFrame) -> pd.DataFrame:
 
 
 def _scaling_claim(check_id, source, claim, statistic, cells, column, band, rng, n_boot, scale, need_r2=True,
-                   alternative=None, alt_label="", kind="theorem"):
+                   alternative=None, alt_label="", kind="theorem", alt_form="exponent_off"):
     """Slope of log(mean ``column``) on log x over the cells, CI with lack of fit
     (:func:`dpbandits.stats.loglog_slope`); R^2 from the same fit; power of the rule at
-    ``alternative`` (:func:`dpbandits.evidence.guards.shifted_ci_power`)."""
+    ``alternative`` (:func:`dpbandits.evidence.guards.shifted_ci_power`), a wrong paper of form
+    ``alt_form``."""
     x = cells["x"].to_numpy(dtype=float)
     groups = [np.maximum(np.asarray(v, dtype=float), 1e-9) for v in cells[column]]
     fit = loglog_slope(x, groups, rng, n_boot)
@@ -472,7 +494,8 @@ def _scaling_claim(check_id, source, claim, statistic, cells, column, band, rng,
                         verdict, int(sum(g.size for g in groups)), scale)
     if alternative is not None:
         claim_row_ = claim_row_.with_evidence(**shifted_ci_power(
-            fit.slope, fit.ci_low, fit.ci_high, alternative, *band, label=alt_label or f"slope {alternative:g}"))
+            fit.slope, fit.ci_low, fit.ci_high, alternative, *band, label=alt_label or f"slope {alternative:g}",
+            form=alt_form))
     return claim_row_, fit, x, groups
 
 

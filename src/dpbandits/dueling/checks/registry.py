@@ -30,7 +30,7 @@ A1-SLOPE-L           control    pooled std vs the number of levels L: slope in [
 A1-SLOPE-POW2        control    std at t = 2^j (popcount 1) vs L: slope in [0.9, 1.1]
 A2-NODES             identity   every element lies in exactly L nodes; sensitivity L is used
 A2-SCALE             identity   each completed node gets exactly one Lap(L / eps_c) draw
-A2                   privacy    exact log-likelihood ratio of the node vector <= eps_c
+A2                   identity   exact log-likelihood ratio of the node vector <= eps_c (fixed by L and L/eps_c)
 A6-P1                lemma      EBS Property (1) on every subset of random logistic instances
 A6-P2                lemma      EBS Property (2) in the Appendix form (<= 2 Delta)
 A6-P2-MAIN           erratum    EBS Property (2) in the main-text form (<= Delta) is false
@@ -52,10 +52,12 @@ KAPPA                erratum    the two kappa definitions differ (5.94x at S = 1
 
 The simulation checks' rows and kinds are listed in their modules (:mod:`.audits`,
 :mod:`.solver`, :mod:`.alg1`, :mod:`.alg2`); the non-paper rows there are
-A3, A4, C1, C8, C9 (identity), A3-LITERAL, A5-*-CONTROL, A5-LITERAL, A7, A8, B9-LDP (control) and B8,
-C10 (sanity). Every PASS of a paper claim carries its evidence of power (:mod:`dpbandits.evidence.guards`);
+A3, A4, A4-NOISE, C1, C7, C8, C9 (identity), A3-LITERAL, A5-*-CONTROL, A5-LITERAL, A7, A8, B9-LDP (control) and B8,
+C10 (sanity). Every PASS of a paper claim carries its evidence of power against a way the paper
+could be wrong, of the claim's own form (``Evidence.power_form``; :mod:`dpbandits.evidence.guards`);
 the registry's :class:`~dpbandits.evidence.registry.Guard` records say where the rate and scaling claims
-apply (commit by T, fit windows, the sqrt(T) regime) and which rows compare quantities.
+apply (commit by T, fit windows, the sqrt(T) regime), which rows compare quantities, and name the
+wrong paper each PASS is powered against (the rows' own power notes give the numbers).
 
 Sizes (keyword arguments) per registry key:
 
@@ -122,31 +124,35 @@ def _sim(check_id, rule, function, inputs, figure=False, title="", guards=()):
                  guards=guards)
 
 
-# Where the claims apply (regime), which rows compare quantities (floor guard) and the alternative
-# each PASS must fail (power); no claim of this paper is about real data.
+# Where the claims apply (regime), which rows compare quantities (floor guard) and the wrong paper
+# each PASS must fail (power; its form is set by the row); no claim of this paper is about real data.
 COMMITTED = ("every cell: >= 90% of the private and non-private runs committed by T (the overhead is the "
              "whole private exploration, not cut off by the horizon)")
 G_B3 = (Guard("B3-*", regime="horizons >= 4x the median commit time, at two horizons or more (after commit "
-              "the regret is the log T part)", alternative="regret growing like sqrt(T) (slope 0.5)"),)
-G_B4 = (Guard("B4", regime=COMMITTED, alternative="overhead ~ eps^-2 (slope 2)"),)
-G_B5 = (Guard("B5", regime=COMMITTED, alternative="overhead ~ K^2 (slope 2)"),
+              "the regret is the log T part)", alternative="an exponent off: regret growing like sqrt(T) (slope 0.5)"),)
+G_B4 = (Guard("B4", regime=COMMITTED, alternative="an exponent off: overhead ~ eps^-2 (slope 2)"),)
+G_B5 = (Guard("B5", regime=COMMITTED, alternative="an exponent off: overhead ~ K^2 (slope 2)"),
         Guard("B5-NAIVE", regime="naive runs committed by T at two K values or more",
-              alternative="naive overhead ~ K (slope 1)"),
-        Guard("B5-NAIVE-GAP", compares=True, alternative="one-sided paired bootstrap test at every K >= 8"))
-G_B6 = (Guard("B6-*", regime=COMMITTED, alternative="non-private regret ~ 1/Delta^2; privacy cost ~ 1/(Delta eps)"),)
-G_B7 = (Guard("B7", regime=COMMITTED, alternative="the same data with a K^2 law"),
+              alternative="an exponent off: naive overhead ~ K (slope 1)"),
+        Guard("B5-NAIVE-GAP", compares=True,
+              alternative="the effect absent: the naive split no costlier (one-sided paired bootstrap at every K >= 8)"))
+G_B6 = (Guard("B6-*", regime=COMMITTED,
+              alternative="an exponent off: non-private regret ~ 1/Delta^2; privacy cost ~ 1/(Delta eps)"),)
+G_B7 = (Guard("B7", regime=COMMITTED, alternative="an exponent off: the same data with a K^2 law"),
         Guard("B7-LEMMA11", alternative="a lower bound on every DP algorithm, tested on one far above it: none"))
-G_B9 = (Guard("B9-ORDER", compares=True, alternative="one-sided paired bootstrap test"),
-        Guard("B9-CENTRAL", regime=COMMITTED, alternative="overhead ~ eps^-2 (slope 2)"))
+G_B9 = (Guard("B9-ORDER", compares=True,
+              alternative="the effect absent: the local model no costlier (one-sided paired bootstrap)"),
+        Guard("B9-CENTRAL", regime=COMMITTED, alternative="an exponent off: overhead ~ eps^-2 (slope 2)"))
 WINDOW = ("fit window: >= 3 completed phases, no commit in >= 90% of runs, t0 l <= 0.2 T, over two decades "
           "of T or more")
-G_C5 = (Guard("C5-*", regime=WINDOW, alternative="linear regret (slope 1)"),)
-G_C6 = (Guard("C6-MONOTONE", compares=True, alternative="one-sided Spearman test of a decrease"),
+G_C5 = (Guard("C5-*", regime=WINDOW, alternative="an exponent off: linear regret (slope 1)"),)
+G_C6 = (Guard("C6-MONOTONE", compares=True,
+              alternative="the effect absent: rho not decreasing in T (one-sided Spearman test)"),
         Guard("C6-SLOPE*", regime="R(inf) grows like sqrt(T) on the window (its slope CI within [0.40, 0.65], "
                                   "where Theorem 3's two terms give rho - 1 ~ T^-1/2)",
-              alternative="a privacy overhead that does not vanish (slope 0)"))
+              alternative="the effect absent: a privacy overhead that does not vanish (slope 0)"))
 G_C7 = (Guard("C7", regime="3 or more cells where every private and non-private run committed by T",
-              alternative="overhead ~ x^1.5"),)
+              alternative="overhead ~ x^1.5 (C7 is an identity of the code's phase lengths: its power is not counted)"),)
 
 
 CHECKS = [

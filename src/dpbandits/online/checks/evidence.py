@@ -18,9 +18,12 @@ Conventions, the same for every row of the paper:
   log10(ln(T/t0) / ln(T/(10 t0))): 0.30 for T = 100 t0, 0.18 for T = 1000 t0, and 0.5 at
   T = 30 t0. :func:`log_t_regime` therefore also asks the upper end of the CI of that exponent
   (``log10(mean R(T) / mean R(T/10))``) to be below :data:`LOG_GROWTH_LIMIT` = 0.5 in every cell.
-* A slope band ``[lo, hi]`` (claimed slope at its centre) has power when the same CI, shifted to
-  the centre +- twice the band's half-width (a slope twice as far from the claim as the band
-  allows), FAILs on both sides.
+* Every power statement names the kind of wrong paper its alternative is
+  (``Evidence.power_form``, one of :data:`dpbandits.evidence.claims.POWER_FORMS`): a PASS is
+  ``supported`` only when the same rule FAILs a way the paper could be wrong, of the claim's own
+  form. A slope band ``[lo, hi]`` (claimed slope at its centre) has power when the same CI, shifted
+  to the centre +- twice the band's half-width (an exponent off by the band's margin beyond its
+  edge), FAILs on both sides (form ``exponent_off``).
 * A worst case over a grid of gaps applies where the grid brackets the maximum, or where the
   largest value the maximum could take beyond the grid's end (the pseudo-regret is at most
   T Delta) cannot change the verdict (:func:`bracketed_regime`).
@@ -37,12 +40,13 @@ from dataclasses import replace
 import numpy as np
 
 from dpbandits.evidence.checks import band_verdict
-from dpbandits.evidence.claims import Claim
-from dpbandits.evidence.guards import shifted_ci_power
+from dpbandits.evidence.claims import Claim, Evidence
+from dpbandits.evidence.guards import checked_power_form, shifted_ci_power
 
-__all__ = ["trivial_regret", "regime_below_trivial", "log_t_regime", "decade_growth", "LOG_GROWTH_LIMIT", "band_power", "shifted_power", "perturbed_power",
+__all__ = ["trivial_regret", "regime_below_trivial", "log_t_regime", "decade_growth", "LOG_GROWTH_LIMIT", "band_power",
+           "shifted_power", "perturbed_power", "combined_power",
            "boot_mean_ratio", "bracketed_regime", "REGIME_MARGIN", "bound_verdict",
-           "floor_outcome"]
+           "floor_outcome", "identity_row"]
 
 
 def trivial_regret(means, t: float) -> float:
@@ -133,26 +137,36 @@ def log_t_regime(cells: Sequence[tuple[str, np.ndarray, np.ndarray, float]], rng
     return {"regime": bool(below["regime"]) and n_out == 0, "regime_note": note}
 
 
-def shifted_power(lo: float, hi: float, value: float, alternatives: Sequence[float],
-                  band_lo: float = -math.inf, band_hi: float = math.inf, label: str = "alternative") -> dict:
-    """Evidence fields ``power`` / ``power_note``: the same CI-in-band rule with its CI shifted to
-    each alternative value (``guards.shifted_ci_power``); "FAIL" only if every alternative FAILs."""
-    parts = [shifted_ci_power(value, lo, hi, a, band_lo, band_hi, label) for a in alternatives]
+def combined_power(parts: Sequence[dict], form: str) -> dict:
+    """Evidence fields of several alternatives of one form: "FAIL" only if every one FAILs."""
     verdicts = [p["power"] for p in parts]
     power = "FAIL" if all(v == "FAIL" for v in verdicts) else next(v for v in verdicts if v != "FAIL")
-    return {"power": power, "power_note": "; ".join(p["power_note"] for p in parts)}
+    return {"power": power, "power_note": "; ".join(p["power_note"] for p in parts), "power_form": checked_power_form(form)}
+
+
+def shifted_power(lo: float, hi: float, value: float, alternatives: Sequence[float],
+                  band_lo: float = -math.inf, band_hi: float = math.inf, label: str = "alternative", *,
+                  form: str) -> dict:
+    """Evidence fields ``power`` / ``power_note`` / ``power_form``: the same CI-in-band rule with
+    its CI shifted to each alternative value (``guards.shifted_ci_power``); "FAIL" only if every
+    alternative FAILs. ``form``: the kind of wrong paper the alternatives are (``POWER_FORMS``)."""
+    return combined_power([shifted_ci_power(value, lo, hi, a, band_lo, band_hi, label, form=form)
+                           for a in alternatives], form)
 
 
 def band_power(lo: float, hi: float, value: float, band_lo: float, band_hi: float, what: str = "slope") -> dict:
-    """Power of a two-sided band rule: the CI shifted to centre +- 2 half-widths must FAIL."""
+    """Power of a two-sided band rule on a rate's exponent: the CI shifted to centre +- 2
+    half-widths (an exponent off by the band's margin beyond either edge) must FAIL."""
     centre, half = (band_lo + band_hi) / 2, (band_hi - band_lo) / 2
     return shifted_power(lo, hi, value, (centre - 2 * half, centre + 2 * half), band_lo, band_hi,
-                         f"{what} twice as far from {centre:g} as the band allows")
+                         f"{what} twice as far from {centre:g} as the band allows", form="exponent_off")
 
 
-def perturbed_power(verdict: str, alternative: str) -> dict:
-    """Power from re-running the same rule on the data perturbed to a stated alternative law."""
-    return {"power": verdict, "power_note": f"the same rule on the data perturbed to {alternative} gives {verdict}"}
+def perturbed_power(verdict: str, alternative: str, *, form: str) -> dict:
+    """Power from re-running the same rule on the data perturbed to a stated alternative law;
+    ``form``: the kind of wrong paper that law is (``POWER_FORMS``)."""
+    return {"power": verdict, "power_form": checked_power_form(form),
+            "power_note": f"the same rule on the data perturbed to {alternative} gives {verdict}"}
 
 
 def bracketed_regime(ts, point, argmax: Sequence[int], gaps, lo: float, hi: float, slope: float,
@@ -220,3 +234,19 @@ def floor_outcome(row: Claim, ties: Sequence[str], n_members: int) -> Claim:
                                                     f"members tied at the trivial policy's regret: {note}]")
     return row.with_evidence(floor=len(ties) == n_members and n_members > 0,
                              floor_note=note or "no compared member is tied at the trivial policy's regret")
+
+
+def identity_row(row: Claim, why: str) -> Claim:
+    """The row as kind ``identity``: its statistic is fixed by the algorithm's own constants (true
+    by the algorithm's form whatever the rewards), so its PASS is no evidence about the paper's
+    analysis and it carries no power. ``why`` says which constants fix it. Where the row's regime
+    evidence says the regime is not reached, the row is INCONCLUSIVE pre_asymptotic, as the guards
+    would judge a claim there (an identity of the log T regime says nothing before it)."""
+    ev = row.evidence or Evidence()
+    row = replace(row, kind="identity", claim=f"{row.claim} [an identity, not a test of the paper: {why}]",
+                  evidence=replace(ev, power=None, power_note="", power_form=""))
+    if ev.regime is False and row.verdict != "REPORT":
+        was = f"; {row.verdict} on its own criterion" if row.verdict != "INCONCLUSIVE" else ""
+        row = replace(row, verdict="INCONCLUSIVE", reason="pre_asymptotic",
+                      claim=f"{row.claim} [pre_asymptotic: {ev.regime_note or 'the regime is not reached'}{was}]")
+    return row

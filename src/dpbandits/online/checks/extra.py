@@ -25,6 +25,9 @@ class is a black box, so the control is the closest mutant it exposes:
 Either way an uncaught control means the audit has no power on this algorithm: its verdict is
 INCONCLUSIVE (no_power), never a PASS. A PASS says only that this audit found no violation where
 it could see a 1/m-fold one; a FAIL is a proof (at the stated confidence) that the claim is false.
+As for the paper's audits (:func:`dpbandits.evidence.guards.privacy_power`), a caught control is
+power of the claim's form only when it is a release at most 2 eps-DP (m >= 1/2); a grosser
+control caught shows that the audit sees gross leaks, and the PASS stays INCONCLUSIVE no_power.
 
 Every run of the audit is a run of the class itself: with its vectorised interface (``copies``)
 all copies advance together, otherwise one per-step object after the other, sharing one
@@ -35,11 +38,14 @@ generator (runs are independent because they draw different numbers from it). Ra
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.evidence.claims import Claim
+from dpbandits.evidence.guards import privacy_power
 from dpbandits.online.checks.audits import BANDIT_TABLE
 from dpbandits.online.interface import (
     ExtraAlgorithm,
@@ -52,7 +58,7 @@ from dpbandits.rng import make_rng
 from dpbandits.sim.reference import checked_arm, checked_arms
 from dpbandits.stats import bootstrap_ratio_of_means
 
-__all__ = ["class_action_codes", "audit_class", "audit_extra", "check_x_audit", "check_x_regret",
+__all__ = ["class_action_codes", "audit_class", "audit_extra", "control_multiplier", "check_x_audit", "check_x_regret",
            "AUDIT_ROUNDS"]
 
 PAPER = "online"
@@ -106,12 +112,18 @@ def audit_class(cls, params, epsilon: float, claimed_epsilon: float, n_samples: 
     return epsilon_lower_bound(pairs, k ** horizon, claimed_epsilon, confidence, "atoms", labels)
 
 
+def control_multiplier(spec: ExtraAlgorithm, a: dict) -> float:
+    """The negative control's multiplier m of one extra algorithm (its own, else the section's)."""
+    return float(a["control_noise_multiplier"] if spec.control_noise_multiplier is None
+                 else spec.control_noise_multiplier)
+
+
 def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditResult, AuditResult, str]:
     """The real audit, its negative control and the control's description (module docstring)
     of one extra algorithm; ``a`` is the config section ``online.audit``."""
     cls = spec.load()
     eps = float(a["epsilon"])
-    m = float(a["control_noise_multiplier"] if spec.control_noise_multiplier is None else spec.control_noise_multiplier)
+    m = control_multiplier(spec, a)
     claimed = spec.epsilon_accounting * eps
     conf, n = float(a["confidence"]), int(spec.audit_samples)
 
@@ -132,7 +144,7 @@ def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
 
 
 def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, how: str,
-                scale: str) -> list[Claim]:
+                scale: str, multiplier: float) -> list[Claim]:
     cid = f"X-AUDIT-{spec.check_id}"
     source = f"extra algorithm {spec.import_path} (not in the paper)"
     stat = "Clopper-Pearson lower bound on the privacy loss"
@@ -140,16 +152,16 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
     verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
     what = (f"{spec.label} ({spec.name}), whole action sequence, K = 2, T = 8, one reward vector replaced, "
             f"claims {spec.epsilon_accounting:g} x epsilon")
-    note = (f"negative control ({how}): CP lower bound {control.epsilon_lower_bound:.3g} "
-            f"{'>' if caught else '<='} eps = {control.epsilon:g}, "
-            f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
+    found = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
+             f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
+    power = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
+                          f"negative control ({how})", found)
     main = Claim(PAPER, cid, source, "baseline",
                  f"{what}: epsilon-DP at its claimed epsilon (black-box audit; tightest event: {real.best_event})",
                  stat, real.epsilon_lower_bound, np.nan, np.nan,
                  f"CP lower bound <= claimed epsilon = {real.epsilon:g} ({real.confidence:g} confidence, "
                  f"Bonferroni over {real.n_events} events x 2)", verdict, real.n_samples, scale,
-                 reason="" if caught else "no_power").with_evidence(
-        power="FAIL" if caught else "PASS", power_note=note)
+                 reason="" if caught else "no_power").with_evidence(**power)
     ctrl = Claim(PAPER, f"{cid}-CONTROL", source, "control",
                  f"negative control: {spec.label} {how} is caught by the audit", stat,
                  control.epsilon_lower_bound, np.nan, np.nan, f"lower bound > epsilon = {control.epsilon:g}",
@@ -163,7 +175,7 @@ def check_x_audit(root_seed: int, scale: str, a: dict) -> list[Claim]:
     rows = []
     for spec in extra_algorithms(a):
         real, control, how = audit_extra(spec, root_seed, a)
-        rows += _audit_rows(spec, real, control, how, scale)
+        rows += _audit_rows(spec, real, control, how, scale, control_multiplier(spec, a))
     return rows
 
 

@@ -15,9 +15,9 @@ from another claim's finding (Theorem 8 from Theorem 7(b) and line 8 of Algorith
 fixed by a choice the paper leaves open, a row whose statistic is not exactly the claim.
 
 :data:`APART` lists the rows that are not a test of a claim of the paper: tool validations
-(control), bookkeeping identities and statistics the algorithm's own constants fix (identity),
-the specification's readings and repairs (specification), and diagnostics beyond the paper
-(addition). DP-SEQ's scaling rows in 1/eps and K are identities: line 8's epoch size, line 14's
+(control), bookkeeping identities, statistics the algorithm's own constants fix and the runs of
+comparison-only code under order-preserving maps (identity), the specification's readings and
+repairs (specification), and diagnostics beyond the paper (addition). DP-SEQ's scaling rows in 1/eps and K are identities: line 8's epoch size, line 14's
 noise scale and line 16's threshold all carry the same factor, so the elimination epochs do not
 move and the pulls scale by arithmetic.
 
@@ -70,7 +70,9 @@ CLAIMS: tuple[PaperClaim, ...] = (
         note="A3 computes d_flip by the specification's one-dimensional threshold form (section 1.3), not by the "
              "infimum over pairs of the definition; A3-CONSTRUCT builds explicit flipped pairs on DISC within "
              "Delta + eta, confirming the <= direction and the formula's witnesses. The >= direction rests on the "
-             "threshold form's derivation. Power: the alternative d_flip = Delta/2, a fabricated law."),
+             "threshold form's derivation. Power: the identity off by a factor 2 either way (d_flip = Delta/2 or "
+             "2 Delta, the slip a total-variation convention with or without its 1/2 would make), which the same "
+             "rules FAIL on the same cases."),
     PaperClaim(
         "Thm2-pushpull", "Appendix A, proof of Theorem 2 (eta-push and eta-pull)", (599, 599), "proof_step",
         "Moving eta of mass across the quantile (push or pull) gives a law at TV distance eta whose q-quantile is "
@@ -108,8 +110,9 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "For the two centred Gaussians the gap is zero at the median (both laws are symmetric) and symmetric in q.",
         checks=("F1",),
         note="F1 is one deterministic row that computes the gap curves and judges four readings (0 violated); "
-             "this reading is a property of symmetric laws that A2 (a control) also checks. Power: curves "
-             "mirrored and parameters reversed on purpose, a fabricated alternative."),
+             "this reading is a property of symmetric laws that A2 (a control) also checks. Power: the stated "
+             "orders reversed (the exponential curves' easiest level mirrored below 1/2, the parameters in reverse "
+             "order), which the same readings FAIL; the Gaussian symmetry and the tails are not perturbed."),
     PaperClaim(
         "Fig1-peak", "Section IV-B1, Figure 1", (159, 159), "figure",
         "For both panels the easiest level q* (largest gap) lies strictly between 1/2 and 1 (and at 1 - q* for the "
@@ -137,21 +140,21 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "Fig2-xi", "Section IV-B1 and Figure 2 (lower panel)", (165, 165), "figure",
         "The quantile difference can be made arbitrarily small (xi = 1 vs 1e-5) while the gap and SEQ's number of "
         "samples stay the same.",
-        checks=("A10", "F2-EQUAL"),
-        note="One finding shown twice: A10 (pathwise identity under common random numbers, with F2-IDENTITY, its "
-             "repeat on the figure's grid, counted apart) and F2-EQUAL (equivalence of means on independent runs). "
-             "SEQ only compares samples, so the two laws give identical run distributions by construction: the "
-             "rows confirm that the implementation reads no values, and F2-EQUAL can fail only by chance. A10's "
-             "power (runs differ without common random numbers) is a straw man: it cannot show a dependence on "
-             "xi."),
+        checks=("F2-EQUAL",),
+        note="F2-EQUAL: equivalence of means on independent runs (TOST against the stated equality off by a "
+             "factor 1.25). SEQ only compares samples, so the two laws give identical run distributions by "
+             "construction and F2-EQUAL can fail only by chance; the pathwise identity under common random numbers "
+             "(A10, F2-IDENTITY) confirms that the implementation reads no values and is counted apart as an "
+             "identity (its earlier power, runs without common random numbers differing, was a straw man)."),
     PaperClaim(
         "Intro-tails", "Section I", (31, 31), "property",
         "Unlike the mean problem, the complexity of the quantile problem does not depend on the tails or on the range "
         "of the support, only on the gap.",
-        checks=("A10", "D3-SLOPE-Q50", "D3-SLOPE-Q75"),
-        note="A10's monotone maps (e^x, 1e6 x + 7, x^3) change range and tails and leave SEQ's runs identical (power "
-             "against a straw man, see Fig2-xi); D3-SLOPE-* show SEQ's samples tracking Theorem 4's rate on Cauchy "
-             "arms, an instance the project added (the paper uses log-normal only)."),
+        checks=("F4A-EQUAL", "D3-SLOPE-Q50", "D3-SLOPE-Q75"),
+        note="F4A-EQUAL: SEQ needs the same samples on log-normal as on Gaussian arms (the paper's own heavy-tail "
+             "example, Section VI); D3-SLOPE-* show SEQ's samples tracking Theorem 4's rate on Cauchy arms, an "
+             "instance the project added. A10's monotone maps (e^x, 1e6 x + 7, x^3) change range and tails and "
+             "leave SEQ's runs identical, an implementation identity counted apart."),
     PaperClaim(
         "Sec4B2-BERN", "Section IV-B2 (also Section I-A1)", (194, 194), "property",
         "On the two-arm example with a {1, 2} fair coin against the constant 2, the gap is positive at q = 1/2 (where "
@@ -312,11 +315,10 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "Sec5-support", "Section V-A (also Section I, contributions)", (405, 405), "property",
         "Because DP-SEQ only counts pairwise comparisons, its privacy and its sample complexity do not depend on the "
         "size of the support, so it works for continuous and unbounded laws.",
-        checks=("A10-DP",),
-        note="A10-DP (DP-SEQ reference engine under monotone maps): runs identical, but INCONCLUSIVE (no power): "
-             "DP-SEQ's elimination epochs on these instances are the same whatever the random numbers, so the "
-             "identity could not have failed. B9 runs DP-SEQ on unbounded laws (Gaussian, log-normal) as evidence "
-             "of use, not of support-freeness."),
+        unchecked="no row tests it: A10-DP (DP-SEQ under monotone maps, runs identical) is an implementation "
+                  "identity counted apart (DP-SEQ reads samples only through comparisons, and its elimination epochs "
+                  "on these instances are the same whatever the random numbers); B9 runs DP-SEQ on unbounded laws "
+                  "(Gaussian, log-normal) as evidence of use, not of support-freeness"),
     PaperClaim(
         "Thm7a", "Section V-B, Theorem 7(a)", (469, 471), "property",
         "With probability at least 1 - delta DP-SEQ always keeps an optimal arm (it returns the best arm).",
@@ -370,10 +372,11 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "Fig4a-equal", "Section VI, Figure 4 (upper panel)", (561, 563), "figure",
         "Gaussian and log-normal arms with the same sigmas have identical gaps and SEQ needs the same number of "
         "samples on both, although the log-normal quantile differences are far larger.",
-        checks=("A10", "F4A-EQUAL", "F4A-QDIFF"),
-        note="One finding shown twice, as for Fig2-xi: A10's pathwise identity (F4A-IDENTITY, its repeat on the "
-             "figure's pair, is counted apart) and F4A-EQUAL's equivalence on independent runs (24 of 24 ratio CIs "
-             "in [0.8, 1.25]); SEQ only compares samples, so equality holds by construction. F4A-QDIFF reports the "
+        checks=("F4A-EQUAL", "F4A-QDIFF"),
+        note="F4A-EQUAL's equivalence on independent runs (24 of 24 ratio CIs in [0.8, 1.25]; TOST against the "
+             "stated equality off by a factor 1.25); SEQ only compares samples, so equality holds by construction "
+             "(A10's pathwise identity and F4A-IDENTITY, its repeat on the figure's pair, are counted apart as "
+             "identities). F4A-QDIFF reports the "
              "quantile differences (e.g. 2.56 vs 155 at q = 0.9, sigma* = 4). The equality of the gaps is checked "
              "only by A2 (a control)."),
     PaperClaim(
@@ -433,8 +436,14 @@ APART: tuple[CountedApart, ...] = (
     CountedApart("A11", "identity", "run records add up (pulls, epochs, totals): bookkeeping"),
     CountedApart("B13-FORMULA", "identity",
                  "the observed slope equals line 8's epoch sums at the observed elimination epochs: bookkeeping"),
-    CountedApart("F2-IDENTITY", "identity", "A10's pathwise identity repeated on Figure 2's grid (counted in A10)"),
-    CountedApart("F4A-IDENTITY", "identity", "A10's pathwise identity repeated on Figure 4's pair (counted in A10)"),
+    CountedApart("A10", "identity",
+                 "SEQ's runs identical under order-preserving maps with common random numbers: SEQ reads samples only "
+                 "through comparisons, so the records are equal whatever the random numbers; a test of the "
+                 "implementation, not of the paper (its former power, runs without common random numbers differing, "
+                 "was a straw man)"),
+    CountedApart("A10-DP", "identity", "A10's identity for DP-SEQ (reference engine), comparison-only as SEQ"),
+    CountedApart("F2-IDENTITY", "identity", "A10's pathwise identity repeated on Figure 2's grid"),
+    CountedApart("F4A-IDENTITY", "identity", "A10's pathwise identity repeated on Figure 4's pair"),
     CountedApart("B12", "identity",
                  "DP-SEQ's slope on 1/eps (1.000, every run of every point at the same epochs): in the privacy "
                  "regime line 8's epoch size, line 14's noise scale and line 16's threshold all carry the same 1/eps, "
@@ -459,7 +468,7 @@ APART: tuple[CountedApart, ...] = (
                  "only bounds them from above and the paper's experiments fix delta; INCONCLUSIVE, stability 4/5"),
     CountedApart("F2-MONOTONE", "specification",
                  "the specification's sanity reading of Figure 2 (samples fall as Delta grows), which the paper does "
-                 "not state; power only against shuffled Delta labels"),
+                 "not state; its power, shuffled Delta labels, is no wrong paper (INCONCLUSIVE no_power)"),
     CountedApart("A7-VALID", "specification",
                  "the specification's repair of Theorem 5 (with the exact KL the 3/100 bound holds up to gamma_1 = "
                  "0.123), reported"),

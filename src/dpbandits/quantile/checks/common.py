@@ -3,15 +3,19 @@ of rate claims ("event rate <= target") and of a family of equivalence claims ("
 have the same mean"), and the evidence a row carries for :mod:`dpbandits.evidence.guards`.
 
 Evidence conventions of this paper (the registry's :class:`dpbandits.evidence.registry.Guard` records say
-which rows need which):
+which rows need which). Every power evidence names the kind of wrong paper its alternative is
+(``power_form``, :data:`dpbandits.evidence.claims.POWER_FORMS`); a PASS whose alternative is not a
+way the paper could be wrong (a straw man: runs without common random numbers, labels shuffled)
+carries no form, and the guards make it INCONCLUSIVE ``no_power``:
 
-* a PASS of a Holm family of one-sided binomial tests (:class:`RateFamily`) or of an equivalence
-  family (:class:`EqualFamily`) is itself a significant test at family level alpha:
-  ``power="test"``;
+* a PASS of a Holm family of one-sided binomial tests (:class:`RateFamily`, :func:`no_event_claim`)
+  is itself a significant test at family level alpha whose null is a failure rate at or above the
+  stated level (``rate_exceeded``); a PASS of an equivalence family (:class:`EqualFamily`) one whose
+  null is the stated equality off by the band's factor (``constant_off``);
 * a PASS of a CI-in-band rule (slopes, constants) carries the verdict the same rule gives when
-  its CI is shifted to a stated competing law (:func:`alternative_power`);
-* an exact (deterministic) check carries the verdict of the same rule on a stated perturbed law
-  or negative control, computed in the check (:func:`exact_power`);
+  its CI is shifted to a stated competing law (:func:`alternative_power`; the caller names its form);
+* an exact (deterministic) check carries the verdict of the same rule on a stated perturbed law,
+  computed in the check (:func:`exact_power`; the caller names its form, or none for a straw man);
 * censoring at a cap is a ceiling: a comparison of groups whose runs hit the cap is tied there
   (:func:`censored_floor`); a scaling claim is judged only on uncensored runs
   (:func:`uncensored_regime`).
@@ -26,6 +30,7 @@ import numpy as np
 from scipy import stats as sps
 
 from dpbandits.evidence.checks import band_verdict, claim_row
+from dpbandits.evidence.claims import POWER_FORMS
 from dpbandits.evidence.guards import shifted_ci_power
 from dpbandits.stats import bootstrap_ratio_of_means, clopper_pearson, holm
 
@@ -37,24 +42,36 @@ PAPER = "quantile"
 claim = partial(claim_row, PAPER)
 
 
-def ci_test(verdict: str, what: str = "the claim") -> dict:
+def _form_or_none(form: str) -> str:
+    """``form`` checked against :data:`POWER_FORMS`; "" says the alternative is a straw man."""
+    if form not in ("", *POWER_FORMS):
+        raise ValueError(f"power form must be one of {tuple(POWER_FORMS)} or '' (a straw man), got {form!r}")
+    return form
+
+
+def ci_test(verdict: str, what: str = "the claim", *, form: str) -> dict:
     """Evidence of a PASS that is itself a significant test: a 95% CI (percentile bootstrap) lies
-    on the claim's side of its limit, so a false claim passes with probability <= 2.5%."""
-    return {"power": "test" if verdict == "PASS" else None,
+    on the claim's side of its limit, so a false claim passes with probability <= 2.5%.
+    ``form``: the kind of wrong paper the test's null is (:data:`POWER_FORMS`; "" for a null that
+    is not a way the paper could be wrong)."""
+    return {"power": "test" if verdict == "PASS" else None, "power_form": _form_or_none(form),
             "power_note": f"one-sided test of {what}: the 95% CI excludes the null (level 2.5%)"}
 
 
 def alternative_power(value: float, lo: float, hi: float, alternative: float, band: tuple[float, float],
-                      label: str) -> dict:
+                      label: str, *, form: str) -> dict:
     """Power of a CI-in-band rule against a stated competing law: the verdict of the same rule
-    with the CI shifted to the law's value (same width, same runs); :func:`shifted_ci_power`."""
-    return shifted_ci_power(value, lo, hi, alternative, band[0], band[1], label)
+    with the CI shifted to the law's value (same width, same runs); :func:`shifted_ci_power`.
+    ``form``: the kind of wrong paper the law is (:data:`POWER_FORMS`); ``label`` says which."""
+    return shifted_ci_power(value, lo, hi, alternative, band[0], band[1], label, form=form)
 
 
-def exact_power(verdict: str, note: str) -> dict:
-    """Power of an exact check: the verdict the same rule gives on a stated perturbed law or
-    negative control (computed by the check itself)."""
-    return {"power": verdict, "power_note": note}
+def exact_power(verdict: str, note: str, *, form: str) -> dict:
+    """Power of an exact check: the verdict the same rule gives on a stated perturbed law,
+    computed by the check itself. ``form``: the kind of wrong paper the perturbed law is
+    (:data:`POWER_FORMS`), or "" when it is not a way the paper could be wrong (a straw man: the
+    guards then make a PASS INCONCLUSIVE ``no_power``)."""
+    return {"power": verdict, "power_note": note, "power_form": _form_or_none(form)}
 
 
 def censored_floor(terminated_groups, what: str = "the compared groups") -> dict:
@@ -114,11 +131,12 @@ class RateFamily:
 
     @property
     def evidence(self) -> dict:
-        """A PASS is a significant test (Holm at family level alpha)."""
-        return {"power": "test" if self.verdict == "PASS" else None,
+        """A PASS is a significant test (Holm at family level alpha) whose null, some rate at or
+        above its target (the level the paper states), is a way the paper could be wrong."""
+        return {"power": "test" if self.verdict == "PASS" else None, "power_form": "rate_exceeded",
                 "power_note": (f"Holm over {self.members} one-sided binomial tests of 'rate >= target' at family "
                                f"level {self.alpha:g} (largest p = {self.max_p_pass:.2g}): a family with some rate "
-                               "above its target passes with probability <= "
+                               "at or above its stated target passes with probability <= "
                                f"{self.alpha:g}")}
 
 
@@ -130,7 +148,8 @@ def no_event_claim(check_id, source, kind, text, what, events, runs, targets, sc
     """A figure's "every run is correct" reading: PASS with zero events; otherwise FAIL if the
     events also contradict the theorem's rate (Holm, :class:`RateFamily`), INCONCLUSIVE if not.
     Statistic: the pooled event rate with its Clopper-Pearson interval. Power of a PASS: the
-    pooled one-sided binomial test of "rate >= the smallest target" (zero events in n runs)."""
+    pooled one-sided binomial test of "rate >= the smallest target" (zero events in n runs), whose
+    null, an event rate at the smallest level the theorem states, is a way it could be wrong."""
     fam = RateFamily(events, runs, targets, alpha)
     total, n = int(np.sum(events)), int(np.sum(runs))
     lo, hi = clopper_pearson(total, n, alpha)
@@ -140,8 +159,9 @@ def no_event_claim(check_id, source, kind, text, what, events, runs, targets, sc
     row = claim(check_id, source, kind, f"{text} ({total} {what} in {n} runs)", f"{what} rate (CP CI)",
                 total / n, float(lo), float(hi), f"no {what} (a rate above delta would FAIL)", verdict, n, scale)
     return row.with_evidence(
-        power="test" if verdict == "PASS" and p < alpha else None,
-        power_note=f"pooled one-sided binomial test of 'rate >= {target:g}': p = {p:.2g} ({total} of {n} runs)")
+        power="test" if verdict == "PASS" and p < alpha else None, power_form="rate_exceeded",
+        power_note=(f"an event rate of {target:g} (the smallest stated delta): pooled one-sided binomial test of "
+                    f"'rate >= {target:g}', p = {p:.2g} ({total} of {n} runs)"))
 
 
 def rate_claim(check_id, source, kind, text, statistic, fam: RateFamily, scale):
@@ -153,11 +173,11 @@ def rate_claim(check_id, source, kind, text, statistic, fam: RateFamily, scale):
 
 
 def slope_claim(check_id, source, kind, text, statistic, fit, band, n_runs, scale,
-                alternative: tuple[float, str] | None = None, ci: tuple[float, float] | None = None):
+                alternative: tuple[float, str, str] | None = None, ci: tuple[float, float] | None = None):
     """A log-log slope claim judged on its CI (Monte Carlo noise and lack of fit,
     :func:`dpbandits.stats.fit_line`; ``ci`` overrides it, e.g. widened by an allowance) against
-    a band. ``alternative`` = (slope of a stated competing law, its label): the power evidence
-    (:func:`alternative_power`)."""
+    a band. ``alternative`` = (slope of a stated competing law, its label, the kind of wrong paper
+    it is, :data:`POWER_FORMS`): the power evidence (:func:`alternative_power`)."""
     lo_ci, hi_ci = ci if ci is not None else (fit.ci_low, fit.ci_high)
     verdict = band_verdict(lo_ci, hi_ci, *band)
     lo = "-inf" if math.isinf(band[0]) else f"{band[0]:g}"
@@ -166,7 +186,8 @@ def slope_claim(check_id, source, kind, text, statistic, fit, band, n_runs, scal
     row = claim(check_id, source, kind, text + note, statistic, fit.slope, lo_ci, hi_ci,
                 f"slope CI within [{lo}, {hi}]", verdict, n_runs, scale)
     if alternative is not None:
-        row = row.with_evidence(**alternative_power(fit.slope, lo_ci, hi_ci, alternative[0], band, alternative[1]))
+        slope, label, form = alternative
+        row = row.with_evidence(**alternative_power(fit.slope, lo_ci, hi_ci, slope, band, label, form=form))
     return row
 
 
@@ -215,9 +236,12 @@ class EqualFamily:
 
     @property
     def evidence(self) -> dict:
-        return {"power": "test" if self.verdict == "PASS" else None,
-                "power_note": (f"equivalence (TOST) at family level {self.alpha:g}: a family with some ratio outside "
-                               f"[{1 / self.tol:g}, {self.tol:g}] passes with probability <= {self.alpha:g}")}
+        """A PASS is a significant test whose null, the stated equality of the two groups' means
+        off by the band's factor ``tol`` or more, is a way the paper could be wrong."""
+        return {"power": "test" if self.verdict == "PASS" else None, "power_form": "constant_off",
+                "power_note": (f"the stated equality off by a factor {self.tol:g} (some ratio of means outside "
+                               f"[{1 / self.tol:g}, {self.tol:g}]): equivalence (TOST) at family level {self.alpha:g} "
+                               f"passes such a family with probability <= {self.alpha:g}")}
 
 
 def shuffled_groups(groups, rng: np.random.Generator) -> list[np.ndarray]:

@@ -39,9 +39,10 @@ def _f1_problems(c: pd.DataFrame) -> list[str]:
 
 
 def _f1_perturbed(c: pd.DataFrame) -> pd.DataFrame:
-    """A law where the readings are false (the check's negative control): the exponential curves
-    mirrored in q (easiest level below 1/2) and the parameters of both panels in reverse order
-    (a larger sigma* / smaller lambda* making the problem harder)."""
+    """The paper's readings with their order reversed (``effect_absent``): the exponential curves
+    mirrored in q (the easiest level below 1/2, not between 1/2 and 1) and the parameters of both
+    panels in reverse order (a larger sigma* / smaller lambda* making the problem harder, not
+    easier)."""
     out = []
     for panel, params in (("gauss", FIG1_GAUSS), ("exp", FIG1_EXP)):
         for p, rp in zip(params, params[::-1], strict=True):
@@ -54,8 +55,8 @@ def _f1_perturbed(c: pd.DataFrame) -> pd.DataFrame:
 
 
 def check_f1(rng, scale, settings, curves: pd.DataFrame | None = None) -> CheckOutput:
-    """F1 (= A6): the paper's four readings of Figure 1. Power: the same readings on the
-    perturbed curves of :func:`_f1_perturbed` must fail."""
+    """F1 (= A6): the paper's four readings of Figure 1 (Sec. IV-B1). Power: the same readings on
+    the curves of :func:`_f1_perturbed`, where the stated orders are reversed, must fail."""
     c = fig1_curves() if curves is None else curves
     problems = _f1_problems(c)
     control = _f1_problems(_f1_perturbed(c))
@@ -66,6 +67,7 @@ def check_f1(rng, scale, settings, curves: pd.DataFrame | None = None) -> CheckO
         "larger sigma* (smaller lambda*) never decreases Delta" + (f"; problems: {'; '.join(problems)}" if problems else ""),
         "number of violated readings", n, n, n, "0", upper_verdict(n, n, 0), len(c), scale)
     return CheckOutput([row.with_evidence(
-        power="FAIL" if control else "PASS",
-        power_note=(f"negative control: the exponential curves mirrored in q and both panels' parameters in reverse "
-                    f"order violate {len(control)} readings"))])
+        power="FAIL" if control else "PASS", power_form="effect_absent",
+        power_note=(f"the stated orders reversed (the exponential curves' easiest level mirrored below 1/2, a larger "
+                    f"sigma* / smaller lambda* giving a smaller gap): the same readings find {len(control)} "
+                    "violations"))])

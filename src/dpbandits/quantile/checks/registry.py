@@ -5,13 +5,17 @@ registry (:mod:`dpbandits.evidence.registry`). Spec ``quantile_bandits.md`` sect
 reproduces, so that ``snakemake --list-rules`` reads like the paper.
 
 Guards (:mod:`dpbandits.evidence.guards`): every PASS of a claim of the paper carries power
-evidence (the stated ``alternative`` below: a negative control, a perturbed law, a competing law's
-value, or a significant test); scaling claims apply in a stated regime (uncensored runs; for
-DP-SEQ, the term of line 8 the claim is about); comparisons report whether their groups are tied
-at the cap. Rows that are not claims of the paper have kinds ``control`` (A1, A2, the audit's
-negative control), ``identity`` (A11, B13-FORMULA, F2-IDENTITY, F4A-IDENTITY) and ``sanity`` (B6).
-Theorem 5's lower bound (B7) is tested on the SPRT oracle that knows its instances, SEQ being far
-above it (B7-SEQ, a report); A10-DP is A10's identity for DP-SEQ, whose power is reported apart.
+evidence against a wrong paper, whose form the row names (``power_form``: a rate above the stated
+delta, an exponent off by one, a constant off by a factor, the paper's text read another way, the
+stated order reversed; the ``alternative`` texts below are what each row's power is shown
+against); a PASS powered only against a straw man (shuffled labels) is INCONCLUSIVE ``no_power``.
+Scaling claims apply in a stated regime (uncensored runs; for DP-SEQ, the term of line 8 the
+claim is about); comparisons report whether their groups are tied at the cap. Rows that are not
+claims of the paper have kinds ``control`` (A1, A2, the audit's negative control), ``identity``
+(A10 and A10-DP: comparison-only code under order-preserving maps; A11, B13-FORMULA, F2-IDENTITY,
+F4A-IDENTITY; B12, B14-DP and F4B-SLOPE, F4B-MONOTONE, F4B-ABOVE: line 8's arithmetic) and
+``sanity`` (B6). Theorem 5's lower bound (B7) is tested on the SPRT oracle that knows its
+instances, SEQ being far above it (B7-SEQ, a report).
 """
 
 from __future__ import annotations
@@ -49,8 +53,8 @@ def _sim(check_id: str, rule: str, module: str, function: str, names: tuple[str,
 
 
 # the stated alternatives and regimes (dpbandits.evidence.guards)
-RATES = "some rate above its target: Holm over one-sided binomial tests at family level 0.05 (a significant test)"
-POOLED = "the pooled rate at the smallest target: one-sided binomial test of 'rate >= delta' (a significant test)"
+RATES = "some rate at or above its stated target: Holm over one-sided binomial tests at family level 0.05"
+POOLED = "the pooled rate at the smallest stated delta: one-sided binomial test of 'rate >= delta'"
 EXTRA_LOG = "one more factor log(1/Delta) than Theorem 4's rate (its slope / C-hat drift on the same grid)"
 UNCENSORED = "every run terminated before its cap"
 PRIVACY = "the privacy term 64 (m-1) / (Gamma eps) of line 8 sets every epoch's size; no run censored"
@@ -63,7 +67,7 @@ def _rates(rows: str = "*") -> tuple[Guard, ...]:
 
 
 FIG3 = (Guard(rows="*-C-RANGE", regime=UNCENSORED, alternative=EXTRA_LOG),
-        Guard(rows="*-C-MEDIAN", regime=UNCENSORED, alternative="C read on total pulls (2 x C-hat)"),
+        Guard(rows="*-C-MEDIAN", regime=UNCENSORED, alternative="the paper's 'samples' read as total pulls (2 x C-hat)"),
         Guard(rows="*-CORRECT", alternative=POOLED), Guard(rows="*-BOUND", alternative=POOLED))
 
 CHECKS = [
@@ -71,13 +75,13 @@ CHECKS = [
     _analytic("A1", "quantile_conventions", "check_a1", seeded=False, title="conventions: the n_* and e_* tables"),
     _analytic("A2", "quantile_gap_engine", "check_a2", seeded=False, title="the gap engine against closed forms"),
     _analytic("A3", "quantile_thm2_distance_to_flip", "check_a3", seeded=False, title="Theorem 2",
-              guards=(Guard(rows="A3*", alternative="d_flip = Delta / 2 (the same rules at the same cases)"),)),
+              guards=(Guard(rows="A3*", alternative="d_flip = Delta / 2 or 2 Delta (the same rules at the same cases)"),)),
     _analytic("A4", "quantile_lemma2_tv_sandwich", "check_a4", title="Lemma 2",
               guards=(Guard(alternative="the sandwich of half width eta / 2 on the same pairs and levels"),)),
     _analytic("A5", "quantile_prop1_lipschitz", "check_a5", seeded=False, title="Proposition 1",
               guards=(Guard(alternative="the bound with half its constant (L/4)"),)),
     _analytic("A7", "quantile_thm5_kl_erratum", "check_a7", seeded=False, title="Theorem 5's algebra (erratum)",
-              guards=(Guard(rows="A7-CONST", alternative="the displayed chain 1/(15 gamma^2), which gives 3/125"),)),
+              guards=(Guard(rows="A7-CONST", alternative="the displayed step (35), 1/(15 gamma^2), which gives 3/125"),)),
     _analytic("A8", "quantile_thm6_sensitivity", "check_a8", title="Theorem 6: sensitivity of max{0, ell*}",
               guards=(Guard(alternative="sensitivity <= 1/2 (noise calibrated to half the sensitivity)"),)),
     _analytic("A9", "quantile_thm6_exact_privacy_loss", "check_a9",
@@ -90,11 +94,11 @@ CHECKS = [
     _analytic("B2", "quantile_lemma1_uniform_coverage", "check_b2", title="Lemma 1", guards=_rates()),
     Check("F1", PAPER, "quantile_fig1_claims", "dpbandits.quantile.checks.figures:check_f1", call="settings",
           seeded=False, title="Figure 1's readings",
-          guards=(Guard(alternative="the exponential curves mirrored in q, both panels' parameters reversed"),)),
+          guards=(Guard(alternative="the stated orders reversed: the exponential curves mirrored in q, both panels' "
+                                    "parameters in reverse order"),)),
     # SEQ and the non-private figures (spec 6.2-6.3)
     _sim("A10", "quantile_invariance_monotone_maps", SC, "check_a10", ("invariance",),
-         title="identical runs under monotone maps",
-         guards=(Guard(alternative="no common random numbers: run r compared with run r + 1"),)),
+         title="identical runs under monotone maps"),
     _sim("A11", "quantile_run_records", SC, "check_a11", SIM_DESIGNS, title="run-record integrity"),
     _sim("B3", "quantile_thm3_delta_pac", SC, "check_b3", ("pac",), title="Theorem 3: delta-PAC", guards=_rates()),
     _sim("B4", "quantile_thm4_explicit_bound", SC, "check_b4", ("pac",), title="Theorem 4's explicit bound",
@@ -136,7 +140,7 @@ CHECKS = [
     _sim("B14", "quantile_dp_cost_vs_K", DC, "check_b14", ("dp_k", "k_factor_seq"), figure=True,
          title="the factor K",
          guards=(Guard(rows="B14-DP", regime=PRIVACY, alternative="no factor K (slope 0)"),
-                 Guard(rows="B14-SEQ", regime=UNCENSORED, alternative="DP-SEQ's linear factor K (slope 1)"))),
+                 Guard(rows="B14-SEQ", regime=UNCENSORED, alternative="a linear factor K per arm, as DP-SEQ's (slope 1)"))),
     _sim("F4B", "quantile_fig4_lower_claims", DC, "check_f4b", ("fig4_lower", "logn10_seq"),
          title="Figure 4 (lower)'s readings",
          guards=(Guard(rows="F4B-MONOTONE", compares=True, alternative="the same runs with the eps labels shuffled"),
@@ -148,7 +152,7 @@ CHECKS = [
     # optional baselines (additions, spec 5 and 6.4)
     _sim("D1", "quantile_qpac_at_discontinuity", BC, "check_d1", ("qpac_discontinuity",),
          title="QPAC at a discontinuity (addition)",
-         guards=(Guard(rows="D1-QPAC", alternative="a censored fraction below 0.95 (one-sided CP test)"),
+         guards=(Guard(rows="D1-QPAC", alternative="QPAC stopping in more than 5% of runs (one-sided CP test)"),
                  Guard(rows="D1-SEQ", alternative=POOLED))),
     _sim("D2", "quantile_baselines_context", BC, "check_d2", ("baseline_context",),
          title="SEQ, QPAC, QLUCB and Max-Q on the same streams (addition)",
