@@ -39,7 +39,7 @@ CSV = HERE / "workflow_timing.csv"
 MD = HERE / "workflow_timing.md"
 FAMILIES = HERE / "workflow_timing_families.csv"  # per run: seconds per paper and rule family
 PAPERS = ("online", "dueling", "quantile", "contextual")
-REPORT_RULES = {"claims", "claims_at_a_glance", "report_captions", "all_tables", "explore_notebook",
+REPORT_RULES = {"claims", "claims_at_a_glance", "replication_report", "report_captions", "all_tables", "explore_notebook",
                 "verdict_stability", "all"}
 
 

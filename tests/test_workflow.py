@@ -3,6 +3,8 @@ workflow, the output contract, determinism across --cores, and config validation
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 import yaml
@@ -182,6 +184,19 @@ def test_output_contract(smoke_run):
     assert "\\toprule" in tex and "\\bottomrule" in tex
 
 
+def test_every_paper_has_its_replication_report(smoke_run):
+    """reports/<paper>/replication.md: every claim of the paper, each figure it shows exists."""
+    claims = pd.read_csv(smoke_run / f"{R}/claims.csv", dtype=str, keep_default_na=False)
+    for paper, mine in claims.groupby("paper"):
+        path = smoke_run / R / paper / "replication.md"
+        text = path.read_text()
+        assert text.startswith("# Replication report:"), paper
+        missing = [c for c in mine["claim_id"] if f"### `{c}`" not in text]
+        assert not missing, (paper, missing)
+        links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
+        assert all((path.parent / link).is_file() for link in links), (paper, links)
+
+
 def test_results_identical_across_cores_and_blas_threads(smoke_run, repo, tmp_path):
     """A part of the DAG that covers every kind of job of one paper (simulation, aggregation,
     figure, table, every check convention) and Algorithm 2 of the dueling paper (solvers), run with
@@ -273,7 +288,7 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "dueling_audit_alg1_literal", "dueling_audit_alg2", "dueling_bintree_accuracy",
                  "dueling_design_solver", "dueling_private_mle", "dueling_alg1_vs_alg2",
                  "dueling_maxinp_simulate", "dueling_checks_table", "report_captions", "all_tables",
-                 "claims_at_a_glance", "explore_notebook",
+                 "claims_at_a_glance", "replication_report", "explore_notebook",
                  "quantile_simulate", "quantile_fig1_gap_curves", "quantile_fig2_quantile_difference",
                  "quantile_fig3_seq_sample_complexity", "quantile_fig4_tails_and_privacy",
                  "quantile_thm5_kl_erratum", "quantile_thm6_exact_privacy_loss", "quantile_audit_dp_seq",

@@ -1,12 +1,13 @@
-# The reviewer's view: captions with verdicts for `snakemake --report` (make report), one
-# standalone LaTeX document of every table, the claims-at-a-glance summary and the executed
-# exploration notebook.
+# The reviewer's view: one replication report per paper (reports/<paper>/replication.md),
+# captions with verdicts for `snakemake --report` (make report), one standalone LaTeX document of
+# every table, the claims-at-a-glance summary and the executed exploration notebook.
 
 
 localrules:
     report_captions,
     all_tables,
     claims_at_a_glance,
+    replication_report,
 
 
 rule report_captions:
@@ -67,6 +68,38 @@ rule claims_at_a_glance:
     run:
         run_job(
             script("claims_at_a_glance"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )
+
+
+rule replication_report:
+    """One paper's replication report (reports/<paper>/replication.md): its claims with where the
+    paper states them, what was run, the results claim by claim with their check rows and
+    figures, the errata, the findings and what remains open; rendered from this run's tables.
+    """
+    input:
+        claims=f"{REPORTS}/claims.csv",
+        apart=f"{REPORTS}/claims_apart.csv",
+        checks=f"{REPORTS}/checks.csv",
+        figures=lambda w: [f for f in check_figures(w.paper) if f.endswith(".png")],
+    output:
+        f"{REPORTS}/{{paper}}/replication.md",
+    log:
+        f"{LOGS}/report/replication_{{paper}}.log",
+    wildcard_constraints:
+        paper="|".join(registry.PAPERS),
+    params:
+        config=job_config("{paper}", "seed", "stability.seeds"),
+        checks=lambda w: [[c.id, c.rule, c.title] for c in CHECKS[w.paper].values()],
+        code=code("replication_report"),
+    run:
+        run_job(
+            script("replication_report"),
             input,
             output,
             params,

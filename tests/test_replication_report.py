@@ -1,0 +1,98 @@
+"""The per-paper replication report (dpbandits.evidence.replication): every claim of the paper and
+only its own, each section where its claims belong, the check rows' numbers read from the table,
+and the figures beside the claims they support."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from dpbandits.evidence.replication import figure_of_row, render_replication_report
+
+CLAIM_COLS = ["paper", "claim_id", "location", "lines", "type", "statement", "verdict", "reason", "stability",
+              "checks", "root_cause", "note"]
+
+
+def _claims():
+    rows = [
+        ("online", "Thm1", "Section 3, Theorem 1", "10-12", "upper_bound", "Regret is O(log T).", "PASS",
+         "supported", "5/5", "BT-1-ALG1 PASS", "", ""),
+        ("online", "Thm8", "Section 5, Theorem 8", "40-41", "privacy", "RNM with Lap(1/eps) is eps-DP.", "FAIL",
+         "erratum", "", "P-EXACT-RNM FAIL", "", "exact loss 2 eps on a two-action table"),
+        ("online", "Fig1", "Section 6, Figure 1", "60-61", "figure", "TS beats UCB.", "FAIL", "not_reproduced", "",
+         "FIG-C2 FAIL", "", ""),
+        ("online", "Lem6", "Appendix, Lemma 6", "90-91", "proof_step", "An odds ratio step.", "UNCHECKED", "no_check",
+         "", "", "", "a proof step; no check"),
+        ("online", "Thm3", "Section 3, Theorem 3", "20-22", "upper_bound", "Explicit constant.", "INCONCLUSIVE",
+         "seed_split", "PASS 1/5, INCONCLUSIVE 4/5", "BT-5 PASS", "", ""),
+        ("quantile", "Thm1", "Section 2, Theorem 1", "5-6", "upper_bound", "Another paper's claim.", "PASS",
+         "supported", "", "B1 PASS", "", ""),
+    ]
+    return pd.DataFrame(rows, columns=CLAIM_COLS)
+
+
+def _checks():
+    cols = ["paper", "check_id", "statistic", "value", "ci_low", "ci_high", "criterion", "verdict", "reason", "n_runs",
+            "claim"]
+    rows = [("online", "BT-1-ALG1", "growth exponent", "0.123456", "0.1", "0.15", "CI upper end < 0.35", "PASS",
+             "supported", "50", "log T growth [power against an exponent off: sqrt(T) growth FAILs]"),
+            ("online", "P-EXACT-RNM", "max loss / eps", "2", "", "", "<= 1", "FAIL", "erratum", "1", "loss"),
+            ("online", "FIG-C2", "ratio", "1.5", "1.2", "1.8", "< 1", "FAIL", "not_reproduced", "30", "ratio"),
+            ("online", "BT-5", "ratio to bound", "0.5", "0.4", "0.6", "<= 1", "PASS", "supported", "50", "bound")]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _apart():
+    return pd.DataFrame([("online", "P-MC-ALG1-CONTROL", "control", "control", "FAIL", "violated", "a control")],
+                        columns=["paper", "check_id", "category", "kind", "verdict", "reason", "why"])
+
+
+def _render(figures=("check_BT-1", "check_FT-1")):
+    return render_replication_report("online", "Hu et al., a title", _claims(), _apart(), _checks(), list(figures),
+                                     "bandit: {runs: 50, horizon: 1000000}\n", "paper", 20210215,
+                                     [20210215, 1, 2], [("BT-1", "online_check_BT_1", "log T growth")])
+
+
+def test_the_report_holds_every_claim_of_the_paper_and_only_its_own():
+    text = _render()
+    for cid in ("Thm1", "Thm8", "Fig1", "Lem6", "Thm3"):
+        assert f"### `{cid}`" in text
+    assert "Another paper's claim" not in text
+    assert "5 claims" in text and "1 PASS, 2 FAIL, 1 INCONCLUSIVE, 1 UNCHECKED" in text
+
+
+def test_each_claim_lands_in_its_section():
+    text = _render()
+    errata = text[text.index("## 4. Errata found"):text.index("## 5.")]
+    findings = text[text.index("## 5."):text.index("## 6.")]
+    inconclusive = text[text.index("## 6."):text.index("## 7.")]
+    unchecked = text[text.index("## 7."):text.index("## 8.")]
+    assert "`Thm8`" in errata and "exact loss 2 eps" in errata and "`Fig1`" not in errata
+    assert "`Fig1`" in findings and "`Thm8`" not in findings
+    assert "`Thm3`" in inconclusive and "PASS 1/5, INCONCLUSIVE 4/5" in inconclusive
+    assert "`Lem6`" in unchecked and "a proof step; no check" in unchecked
+    assert "`P-MC-ALG1-CONTROL`" in text[text.index("## 8."):]
+
+
+def test_the_numbers_and_figures_come_from_the_run():
+    text = _render()
+    thm1 = text[text.index("### `Thm1`"):text.index("### `Thm8`")]
+    assert "0.1235 [0.1, 0.15]" in thm1 and "CI upper end < 0.35" in thm1  # the row's value and CI
+    assert "![check_BT-1](../figures/online/check_BT-1.png)" in thm1  # the figure beside its claim
+    assert "../figures/online/check_FT-1.png" not in text  # no claim reads that figure's rows
+    assert "bandit: {runs: 50, horizon: 1000000}" in text  # the run's settings
+    assert "root seed 20210215" in text and "20210215, 1, 2" in text
+    assert "`online_check_BT_1`" in text
+    assert "- `BT-1-ALG1`: power against an exponent off: sqrt(T) growth FAILs" in thm1  # the wrong paper it rules out
+
+
+def test_no_figure_no_link_and_an_unknown_paper_is_an_error():
+    assert "![" not in _render(figures=())
+    with pytest.raises(ValueError, match="no claims of paper 'dueling'"):
+        render_replication_report("dueling", "t", _claims(), _apart(), _checks(), [], "", "paper", 1, [1], [])
+
+
+@pytest.mark.parametrize(("row", "figure"), [("BT-4-ALG1", "check_BT-4"), ("BT-4", "check_BT-4"),
+                                             ("FT-1", "check_FT-1"), ("BT-40", None), ("X-1", None)])
+def test_figure_of_row_takes_the_longest_check_prefix(row, figure):
+    assert figure_of_row(row, ["check_BT-4", "check_FT-1", "check_BT-4-ALG3"]) == figure
