@@ -21,7 +21,6 @@ from dpbandits.mechanisms import (
 from dpbandits.mechanisms.tree_counter import (
     BatchedTreeCounter,
     TreeCounterNoise,
-    n_tree_nodes,
     tree_levels,
     tree_release,
 )
@@ -319,11 +318,15 @@ def test_the_counter_noises_only_the_nodes_a_release_uses(length):
     for t in range(1, length + 1):
         out = counter.add(float(x[t - 1]))
         assert len(log.draws) == 2 * t  # one node noise per element: two exponentials
-        h = (t & -t).bit_length() - 1
-        eta[(h, t >> h)] = b * (float(log.draws[-2]) - float(log.draws[-1]))
+        top = (t & -t).bit_length() - 1
+        eta[(top, t >> top)] = b * (float(log.draws[-2]) - float(log.draws[-1]))
+        # white-box: the top node holds its block sum plus that noise; the lower nodes completed
+        # at t (even index, never part of a release) hold their exact block sums
+        for h in range(top + 1):
+            block = x[t - (1 << h):t].sum()
+            assert counter._noisy[h] == pytest.approx(block + (eta[(top, t >> top)] if h == top else 0.0), abs=1e-9)
         noise = sum(eta[(h, t >> h)] for h in range(counter.levels) if (t >> h) & 1)
         assert out == pytest.approx(x[:t].sum() + noise, abs=1e-9)
-    assert n_tree_nodes(length) >= length  # the nodes left without noise are never released
 
 
 def test_fast_release_has_the_counter_law():

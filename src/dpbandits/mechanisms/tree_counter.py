@@ -41,7 +41,7 @@ from numba import njit
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 
 __all__ = ["BinaryTreeCounter", "BatchedTreeCounter", "TreeCounterNoise", "tree_release",
-           "tree_levels", "n_tree_nodes"]
+           "tree_levels"]
 
 
 class BinaryTreeCounter:
@@ -119,15 +119,6 @@ class BinaryTreeCounter:
 def tree_levels(max_length: int) -> int:
     """L = floor(log2 T_max) + 1 (the number of levels, and of nodes containing an element)."""
     return int(max_length).bit_length()
-
-
-def _popcount(x):
-    return np.bitwise_count(np.asarray(x, dtype=np.int64))
-
-
-def n_tree_nodes(length: int) -> int:
-    """Number of nodes completed after ``length`` elements: sum_h floor(T / 2^h) = 2T - popcount(T)."""
-    return 2 * int(length) - int(_popcount(length))
 
 
 def _odd_nodes(length: int, levels: int) -> list[np.ndarray]:
