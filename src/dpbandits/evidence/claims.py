@@ -33,7 +33,7 @@ from dpbandits.io import atomic_path
 __all__ = ["Claim", "Evidence", "POWER_FORMS", "PRIVACY_POWER_FORMS", "COLUMNS", "KINDS", "PAPER_KINDS", "NON_PAPER_KINDS", "REASONS", "VERDICTS",
            "row_dict", "PAPER_TITLES", "write_claims", "read_claims",
            "write_claim_rows", "read_claim_rows", "combine_claims", "render_checks_markdown",
-           "claims_table"]
+           "claims_table", "value_with_ci"]
 
 # The papers, by id (ARCHITECTURE.md): the titles every human-readable output uses.
 PAPER_TITLES = {
@@ -244,9 +244,15 @@ def _fmt(x) -> str:
     return str(x)
 
 
+def value_with_ci(value, lo, hi) -> str:
+    """A statistic as the reports print it: ``value [lo, hi]`` (4 significant digits), the CI left
+    out when it has no end."""
+    ci = f" [{_fmt(lo)}, {_fmt(hi)}]" if _fmt(lo) or _fmt(hi) else ""
+    return f"{_fmt(value)}{ci}"
+
+
 def _value(r) -> str:
-    ci = f" [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]" if _fmt(r.ci_low) or _fmt(r.ci_high) else ""
-    return f"{_fmt(r.value)}{ci}"
+    return value_with_ci(r.value, r.ci_low, r.ci_high)
 
 
 def render_checks_markdown(frame: pd.DataFrame, titles: dict[str, str] | None = None) -> str:

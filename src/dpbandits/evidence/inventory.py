@@ -25,7 +25,7 @@ import pandas as pd
 __all__ = ["PaperClaim", "CountedApart", "CLAIM_TYPES", "APART_CATEGORIES", "SOURCES", "matches",
            "CLAIM_VERDICTS", "CLAIM_REASONS", "CLAIM_COLUMNS", "APART_COLUMNS", "combine_verdicts",
            "claim_verdict", "load_inventory", "judge_claims", "render_claims_at_a_glance",
-           "render_claims_markdown"]
+           "render_claims_markdown", "markdown_cell"]
 
 # What a claim is (the issue's types; ``property`` is a stated fact about an algorithm or quantity
 # that is none of the others: a sample size, a constant's value, an algorithm's correctness).
@@ -239,7 +239,8 @@ def judge_claims(checks: pd.DataFrame, sweep: pd.DataFrame | None = None,
 
 # ---- the claims table as Markdown ----------------------------------------------------------------
 
-def _cell(text) -> str:
+def markdown_cell(text) -> str:
+    """Text fit for one cell of a Markdown table (pipes escaped, on one line)."""
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
@@ -317,7 +318,7 @@ def render_claims_markdown(claims: pd.DataFrame, apart: pd.DataFrame, titles: Ma
         for r in mine.itertuples(index=False):
             cells = [f"`{r.claim_id}`", f"{r.location} ({r.lines})", r.type, r.statement, f"**{r.verdict}**",
                      r.reason + (f" (of `{r.root_cause}`)" if r.root_cause else ""), r.stability, r.checks]
-            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+            lines.append("| " + " | ".join(markdown_cell(c) for c in cells) + " |")
         for verdict, title in (("FAIL", "Failing claims"), ("INCONCLUSIVE", "Inconclusive claims"),
                                ("UNCHECKED", "Unchecked claims, and why")):
             rows = mine[mine["verdict"] == verdict]
@@ -332,6 +333,6 @@ def render_claims_markdown(claims: pd.DataFrame, apart: pd.DataFrame, titles: Ma
                       "| category | rows (verdict) | why |", "|---|---|---|"]
             for (category, why), g in mine_apart.groupby(["category", "why"], sort=True):
                 ids = ", ".join(f"`{i}` {v}" for i, v in zip(g["check_id"], g["verdict"], strict=True))
-                lines.append(f"| {category} | {_cell(ids)} | {_cell(why)} |")
+                lines.append(f"| {category} | {markdown_cell(ids)} | {markdown_cell(why)} |")
         lines.append("")
     return "\n".join(lines)

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from dpbandits.evidence.inventory import CLAIM_VERDICTS, SOURCES
+from dpbandits.evidence.claims import value_with_ci
+from dpbandits.evidence.inventory import CLAIM_VERDICTS, SOURCES, markdown_cell
 
 __all__ = ["render_replication_report", "figure_of_row"]
 
@@ -35,23 +36,12 @@ CONVENTIONS = (
 )
 
 
-def _cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def _num(x) -> str:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(v):
-        return ""
-    return f"{v:.4g}" if v == 0 or 1e-3 <= abs(v) < 1e5 else f"{v:.3e}"
+def _float(x) -> float:
+    return float(x) if str(x) != "" else math.nan
 
 
 def _value(row) -> str:
-    lo, hi = _num(row["ci_low"]), _num(row["ci_high"])
-    return _num(row["value"]) + (f" [{lo}, {hi}]" if lo or hi else "")
+    return value_with_ci(_float(row["value"]), _float(row["ci_low"]), _float(row["ci_high"]))
 
 
 def figure_of_row(check_id: str, figures: Sequence[str]) -> str | None:
@@ -83,7 +73,7 @@ def _claim_section(r, rows: pd.DataFrame, figures: Sequence[str], paper: str) ->
     if len(mine):
         out += ["| check row | verdict | statistic | value [CI] | criterion | runs |", "|---|---|---|---|---|---|"]
         for _, c in mine.iterrows():
-            out.append("| " + " | ".join(_cell(x) for x in (
+            out.append("| " + " | ".join(markdown_cell(x) for x in (
                 f"`{c['check_id']}`", f"{c['verdict']} `{c['reason']}`", c["statistic"], _value(c), c["criterion"],
                 c["n_runs"])) + " |")
         out.append("")
@@ -123,7 +113,7 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
              "are counted apart (section 8).", "",
              "| claim | where (lines) | type | statement |", "|---|---|---|---|"]
     for r in mine.itertuples(index=False):
-        lines.append("| " + " | ".join(_cell(x) for x in (f"`{r.claim_id}`", f"{r.location} ({r.lines})", r.type,
+        lines.append("| " + " | ".join(markdown_cell(x) for x in (f"`{r.claim_id}`", f"{r.location} ({r.lines})", r.type,
                                                             r.statement)) + " |")
     lines += ["", "## 2. What was run", "",
               f"The paper's algorithms, engines and experiments are in `src/dpbandits/{paper}/`; its checks in "
@@ -131,7 +121,7 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
               f"{seed}; the stability sweep reruns every seeded check under root seeds "
               f"{', '.join(str(s) for s in sweep_seeds)}.", "", CONVENTIONS, "",
               "| check | rule | what it reproduces |", "|---|---|---|"]
-    lines += ["| " + " | ".join(_cell(x) for x in (f"`{cid}`", f"`{rule}`", what)) + " |" for cid, rule, what in registry]
+    lines += ["| " + " | ".join(markdown_cell(x) for x in (f"`{cid}`", f"`{rule}`", what)) + " |" for cid, rule, what in registry]
     lines += ["", "Settings of this run (the paper's section of the config):", "", "```yaml",
               settings.rstrip(), "```", "",
               "## 3. Results, claim by claim", ""]
@@ -165,7 +155,7 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
     else:
         lines += ["| row | category | verdict | why |", "|---|---|---|---|"]
         for r in mine_apart.itertuples(index=False):
-            lines.append("| " + " | ".join(_cell(x) for x in (f"`{r.check_id}`", r.category,
+            lines.append("| " + " | ".join(markdown_cell(x) for x in (f"`{r.check_id}`", r.category,
                                                                 f"{r.verdict} `{r.reason}`", r.why)) + " |")
         lines.append("")
     return "\n".join(lines)

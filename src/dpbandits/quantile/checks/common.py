@@ -30,8 +30,7 @@ import numpy as np
 from scipy import stats as sps
 
 from dpbandits.evidence.checks import band_verdict, claim_row
-from dpbandits.evidence.claims import POWER_FORMS
-from dpbandits.evidence.guards import shifted_ci_power
+from dpbandits.evidence.guards import checked_power_form, shifted_ci_power
 from dpbandits.stats import bootstrap_ratio_of_means, clopper_pearson, holm
 
 __all__ = ["PAPER", "claim", "rate_family", "RateFamily", "rate_claim", "slope_claim", "EqualFamily",
@@ -42,19 +41,12 @@ PAPER = "quantile"
 claim = partial(claim_row, PAPER)
 
 
-def _form_or_none(form: str) -> str:
-    """``form`` checked against :data:`POWER_FORMS`; "" says the alternative is a straw man."""
-    if form not in ("", *POWER_FORMS):
-        raise ValueError(f"power form must be one of {tuple(POWER_FORMS)} or '' (a straw man), got {form!r}")
-    return form
-
-
 def ci_test(verdict: str, what: str = "the claim", *, form: str) -> dict:
     """Evidence of a PASS that is itself a significant test: a 95% CI (percentile bootstrap) lies
     on the claim's side of its limit, so a false claim passes with probability <= 2.5%.
     ``form``: the kind of wrong paper the test's null is (:data:`POWER_FORMS`; "" for a null that
     is not a way the paper could be wrong)."""
-    return {"power": "test" if verdict == "PASS" else None, "power_form": _form_or_none(form),
+    return {"power": "test" if verdict == "PASS" else None, "power_form": checked_power_form(form, straw_man=True),
             "power_note": f"one-sided test of {what}: the 95% CI excludes the null (level 2.5%)"}
 
 
@@ -71,7 +63,7 @@ def exact_power(verdict: str, note: str, *, form: str) -> dict:
     computed by the check itself. ``form``: the kind of wrong paper the perturbed law is
     (:data:`POWER_FORMS`), or "" when it is not a way the paper could be wrong (a straw man: the
     guards then make a PASS INCONCLUSIVE ``no_power``)."""
-    return {"power": verdict, "power_note": note, "power_form": _form_or_none(form)}
+    return {"power": verdict, "power_note": note, "power_form": checked_power_form(form, straw_man=True)}
 
 
 def censored_floor(terminated_groups, what: str = "the compared groups") -> dict:
