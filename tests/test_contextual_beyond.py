@@ -14,7 +14,7 @@ import yaml
 
 from dpbandits.contextual import ldpmab
 from dpbandits.contextual.checks import beyond as beyond_checks
-from dpbandits.contextual.config import LDPMABConfig, preset
+from dpbandits.contextual.config import CODE_RADIUS_C, RADIUS_C_RANGE, LDPMABConfig, preset
 from dpbandits.contextual.experiments.beyond_designs import (
     BEYOND_DIMS,
     BEYOND_EPS,
@@ -130,11 +130,39 @@ def test_jobs_cover_every_point_and_repetition_once(smoke_cfg):
     for job in BEYOND_JOBS:
         table = simulate_beyond(job, cfg, 7)
         for row in table.itertuples():
-            key = (row.preset, row.epsilon, row.d, row.n_target, row.rep)
+            key = (row.c_C, row.preset, row.epsilon, row.d, row.n_target, row.rep)
             assert key not in seen, key
             seen[key] = row.regret
-    cells = {(c.preset, c.epsilon, c.d, c.n_target) for job in BEYOND_JOBS for c in beyond_cells(job, cfg)}
+    cells = {(BEYOND_JOBS[job].c_C, c.preset, c.epsilon, c.d, c.n_target)
+             for job in BEYOND_JOBS for c in beyond_cells(job, cfg)}
     assert len(seen) == 5 * len(cells)
+
+
+def test_primary_curves_run_at_every_radius_constant_of_the_range(smoke_cfg, monkeypatch):
+    """Proposition 2.7 leaves c in C_n = c ln n open: every primary curve (each eps, and the
+    dimension curves) is run at each c of the range, the engine given that c (the released code's
+    by default), with the seeds of the code's c (common random numbers)."""
+    from dpbandits.contextual.experiments import beyond_designs
+
+    for c in RADIUS_C_RANGE:
+        curves = {(eps, d) for spec in BEYOND_JOBS.values() if spec.variant == "primary" and spec.c_C == c
+                  for eps in spec.epsilons for d in spec.dims}
+        assert curves == {(e, 2) for e in BEYOND_EPS} | {(8.0, d) for d in BEYOND_DIMS}, c
+    calls = []
+
+    def record(preset_name, inst, eps, n, runs, seeds, params):
+        calls.append((params, [s.entropy for s in seeds], [s.spawn_key for s in seeds]))
+        raise StopIteration
+
+    monkeypatch.setattr(beyond_designs, "simulate", record)
+    cfg = copy.deepcopy(smoke_cfg["contextual"])
+    for job in ("beyond_primary_eps8_b0", "beyond_c1_primary_eps8_b0"):
+        with pytest.raises(StopIteration):
+            simulate_beyond(job, cfg, 7)
+    (code, code_seeds, code_keys), (one, one_seeds, one_keys) = calls
+    assert "c_C" not in code and one["c_C"] == 1.0
+    assert (code_seeds, code_keys) == (one_seeds, one_keys)
+    assert LDPMABConfig("x").c_C == CODE_RADIUS_C == RADIUS_C_RANGE[-1]
 
 
 def test_cross_field_rules_name_the_cap(paper_cfg):
@@ -278,6 +306,38 @@ def test_linear_regret_past_the_onset_is_contradicted():
     j = _judged("T-2.6-PAST", beyond_checks.check_t26_past({"beyond": _table(law)}, rng, 400, "smoke"))
     assert j["T-2.6-PAST-EPS8"].verdict == "FAIL" and j["T-2.6-PAST-EPS8"].reason == "contradicted"
     assert j["T-2.6-PAST-EPSEXP"].verdict == "FAIL"  # no eps dependence at a fixed n past the onsets
+
+
+def _over_c(laws):
+    """A beyond table with runs at each radius constant c of ``laws`` (c -> law)."""
+    return pd.concat([_table(law, seed=i).assign(c_C=c) for i, (c, law) in enumerate(laws.items())],
+                     ignore_index=True)
+
+
+def test_theorem_rows_past_the_onset_are_judged_over_the_radius_constant():
+    """A smaller c learns earlier; the verdict stands when it holds at every c of the range, and is
+    undecided (naming where each verdict holds) when it depends on c."""
+    def linear(n, eps, d, variant):
+        return 1.0 if n * eps**2 < 4e6 else 0.5
+
+    rng = np.random.default_rng(6)
+    t = _over_c({1.0: _rate(m0=1e6), 2.0: _rate(m0=2e6), CODE_RADIUS_C: _rate(m0=4e6)})
+    j = _judged("T-2.6-PAST", beyond_checks.check_t26_past({"beyond": t}, rng, 300, "smoke"))
+    row = j["T-2.6-PAST-EPS8"]
+    assert row.verdict == "PASS" and row.reason == "supported", row.claim
+    assert "over the radius constant the paper leaves open, C_n = c ln n (c = 1: " in row.claim
+    assert "c = 2: " in row.claim and "c = 2.89: " in row.claim
+    # the statistic is the code's c's: the same as a table with only those runs
+    alone = beyond_checks.check_t26_past({"beyond": _table(_rate(m0=4e6), seed=2)}, np.random.default_rng(6), 300,
+                                         "smoke")
+    assert {c.check_id: c.value for c in alone.claims}["T-2.6-PAST-EPS8"] == row.value
+    assert j["T-2.6-PAST-DIM"].verdict == "REPORT"
+
+    t = _over_c({1.0: _rate(m0=1e6), 2.0: _rate(m0=2e6), CODE_RADIUS_C: linear})
+    j = _judged("T-2.6-PAST", beyond_checks.check_t26_past({"beyond": t}, rng, 300, "smoke"))
+    row = j["T-2.6-PAST-EPS8"]
+    assert row.verdict == "INCONCLUSIVE" and row.reason == "undecided", row.claim
+    assert "depends on a constant the paper leaves open (PASS at c = 1, 2; FAIL at c = 2.89)" in row.claim
 
 
 # ---------------------------------------------------------------------------------------------

@@ -381,10 +381,11 @@ def test_f7a_is_judged_over_the_radius_constant_the_paper_leaves_open(cfg):
         linear, rng, 100, "smoke", at_c=_same_at_every_c(linear, exponent=0.5)))}
     row = rows["F7a-EPS8"]
     assert (row.verdict, row.reason) == ("INCONCLUSIVE", "undecided")
-    assert "depends on a constant the paper leaves open (it holds at c = 1, 2)" in row.claim
+    assert "depends on a constant the paper leaves open (PASS at c = 1, 2; FAIL at c = 2.89)" in row.claim
     rows = {c.check_id: c for c in judge_all(figure_checks.check_f7a(
         linear, rng, 100, "smoke", at_c=_same_at_every_c(linear)))}
     assert (rows["F7a-EPS8"].verdict, rows["F7a-EPS8"].reason) == ("FAIL", "not_reproduced")
+    assert "C_n = c ln n (c = 1: slope " in rows["F7a-EPS8"].claim
     assert figure_checks.RADIUS_C_RANGE[-1] == pytest.approx(2 / np.log(2))  # the primary preset's c_C
 
 

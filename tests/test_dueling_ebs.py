@@ -455,6 +455,38 @@ def test_a5_literal_is_the_audits_negative_control_and_a5_r1_has_its_power():
     assert rows["A5-R1"].evidence.power == "FAIL"
 
 
+def test_counter_pair_loss_is_the_node_vectors_l1_change_over_the_scale():
+    """The exact loss of a user's two elements on one counter: every released (odd) node holding
+    one of them changes by 1, a node holding both does not; worked by hand for T = 8 (L = 4, scale
+    L / (eps/4) = 16 / eps): +1 at 1 is in the released nodes (0,1), (1,1), (2,1), (3,1); -1 at 5 in
+    (0,5), (1,3) and (3,1) (its level-2 node (2,2) has an even index: never released), and (3,1)
+    holds both. So 3 + 2 nodes change: loss 5 / 16 eps, the largest of any pair at T = 8."""
+    from dpbandits.dueling.checks import audits
+
+    pair, loss = audits.counter_pair_loss(8)
+    assert pair == (1, 5) and loss == pytest.approx(5 / 16)
+    nodes = audits._noiseless_nodes(np.array([[1.0, 0, 0, 0, -1.0, 0, 0, 0]]), 8)[0]
+    np.testing.assert_array_equal(np.abs(nodes), [1, 1, 0, 1, 1, 1, 0, 0])  # v_t: the node released at t
+    assert audits.counter_pair_loss(64)[1] <= 0.5  # Lemma 2's group privacy: at most eps/2
+
+
+def test_a5_counter_sees_a_2eps_release_and_passes_the_counters():
+    """Lemma 2's route, audited: the library's counter at eps/4 passes; the same audit catches the
+    noise shrunk to a 2 eps release of the audited pair (its power and negative control), and a
+    counter whose noise ignores the accounting's L (scale 1 / (eps/4)) is refuted."""
+    from dpbandits.dueling.checks import audits
+    from dpbandits.evidence.guards import judge_all
+
+    rows = {c.check_id: c for c in judge_all(audits.check_a5_counter(np.random.default_rng(3), "smoke", 100_000, 0.95))}
+    assert (rows["A5-COUNTER"].verdict, rows["A5-COUNTER"].reason) == ("PASS", "supported"), rows["A5-COUNTER"].claim
+    assert rows["A5-COUNTER"].evidence.power_form == "privacy_2eps" and "2 eps" in rows["A5-COUNTER"].claim
+    assert (rows["A5-COUNTER-CONTROL"].kind, rows["A5-COUNTER-CONTROL"].verdict) == ("control", "PASS")
+    pair, _ = audits.counter_pair_loss()
+    levels = audits.tree_levels(audits.COUNTER_T)
+    leaky = audits.counter_audit(pair, 100_000, np.random.default_rng(4), 0.95, multiplier=1.0 / levels)
+    assert leaky.refuted
+
+
 def test_a6b_sees_the_papers_literal_minus_one():
     """A6(b)'s z rule has power against Algorithm 1's literal "add -1 to the counter" (erratum 8):
     one unit subtracted instead of the eliminated arm's wins biases the estimates far beyond 3.5

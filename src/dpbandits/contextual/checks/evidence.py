@@ -48,6 +48,12 @@ helpers below say, from the runs themselves, where that is the case:
   exponent off by more than the claim's band (``exponent_off``): a linear regret for "sublinear",
   the theorem's exponent off by twice its tolerance for a rate with a tolerance.
 
+* :func:`over_radius_c`: a row whose verdict depends on the radius constant c of C_n = c ln n,
+  which Proposition 2.7 leaves open, judged over :data:`dpbandits.contextual.config.RADIUS_C_RANGE`:
+  the same row computed at each c, each judged on its own evidence (regime, power); the verdict
+  stands when every c gives it, otherwise INCONCLUSIVE (undecided), the text naming the c at
+  which each verdict holds.
+
 Every power states the kind of wrong paper it is shown against (``Evidence.power_form``); a PASS
 whose alternative is not a way the paper could be wrong (a straw man) is left without a form and
 the guard makes it INCONCLUSIVE ``no_power``.
@@ -57,18 +63,21 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import stats as sps
 
-from dpbandits.evidence.guards import shifted_ci_power, significant
+from dpbandits.contextual.config import CODE_RADIUS_C
+from dpbandits.evidence.claims import Claim
+from dpbandits.evidence.guards import judge, shifted_ci_power, significant
 from dpbandits.stats import holm, mann_whitney_less, wilcoxon_less
 
 __all__ = ["REL_TIE", "REL_REGIME", "ratio_ci", "at_floor", "left_floor", "regime", "needed_n", "onset", "floor_cells",
            "OrderStatus", "order_status", "CONTRADICT_ALPHA", "cell_status", "contradiction_p", "contradicted",
            "family_verdict", "rho_null_probability", "binomial_tail",
-           "spearman", "fmt_n", "sublinear_power", "eps_exponent_power"]
+           "spearman", "fmt_n", "sublinear_power", "eps_exponent_power", "over_radius_c"]
 
 REL_TIE = 0.005  # a mean within 0.5% of the trivial policy's level is tied at the floor
 REL_REGIME = 0.02  # a rate claim's regime: significantly below the floor by more than 2%
@@ -309,3 +318,29 @@ def binomial_tail(passed: int, tested: int, p0: float) -> float:
     if tested == 0:
         return 1.0
     return float(sps.binom.sf(passed - 1, tested, min(max(p0, 0.0), 1.0)))
+
+
+def over_radius_c(rows: dict[float, Claim], describe: Callable[[float, Claim], str]) -> Claim:
+    """One row judged over the radius constant the paper leaves open (module docstring).
+
+    ``rows``: the same row computed at each c run (C_n = c ln n; the released code's c,
+    :data:`dpbandits.contextual.config.CODE_RADIUS_C`, is required: its row carries the statistic, the
+    CI and the evidence); ``describe(c, row)`` says what one c gave (a statistic with its CI). Each
+    c's row is judged on its own evidence (:func:`dpbandits.evidence.guards.judge`: a rate outside
+    its regime, or a PASS without power, is INCONCLUSIVE there). When every c gives the same
+    verdict, the code's row stands (its verdict and evidence, the guards apply as before);
+    otherwise the row is INCONCLUSIVE: the verdict depends on a constant the paper leaves open."""
+    code = rows[CODE_RADIUS_C]
+    if len(rows) == 1 or code.verdict == "REPORT":
+        return code
+    judged = {c: judge(r) for c, r in sorted(rows.items())}
+    per = "; ".join(f"c = {c:.3g}: {describe(c, rows[c])}, {j.verdict}"
+                    + (f" ({j.reason})" if j.verdict == "INCONCLUSIVE" else "") for c, j in judged.items())
+    text = f"{code.claim}; over the radius constant the paper leaves open, C_n = c ln n ({per})"
+    verdicts = {j.verdict for j in judged.values()}
+    if len(verdicts) == 1:
+        return replace(code, claim=text)
+    holds = {v: ", ".join(f"{c:.3g}" for c, j in judged.items() if j.verdict == v) for v in ("PASS", "FAIL")}
+    where = "; ".join(f"{v} at c = {cs}" for v, cs in holds.items() if cs)
+    return replace(code, verdict="INCONCLUSIVE", reason="",
+                   claim=f"{text}: the verdict depends on a constant the paper leaves open" + (f" ({where})" if where else ""))

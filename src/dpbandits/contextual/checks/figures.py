@@ -90,11 +90,13 @@ from dpbandits.contextual.checks.evidence import (
     contradiction_p,
     family_verdict,
     order_status,
+    over_radius_c,
     ratio_ci,
     rho_null_probability,
     sublinear_power,
 )
 from dpbandits.contextual.checks.theory import spearman, uniform_regret
+from dpbandits.contextual.config import CODE_RADIUS_C, RADIUS_C_RANGE
 from dpbandits.contextual.experiments.designs import AUTHORS_FIG7A, CODE_METHOD, EPS_GRID
 from dpbandits.evidence.checks import (
     band_verdict,
@@ -313,11 +315,8 @@ def _order_by_eps(table, rng, n_boot, level, check_id, source, claim, scale, **w
     return replace(row, value=worst, ci_low=worst, ci_high=worst, criterion="<= -0.9 at every testable n_P")
 
 
-# Proposition 2.7's radius constant: C_n = c log n, "its exact expression specified in the proof"
-# (the supplement is not available), so Figure 7(a)'s sublinearity is judged over a plausible range
-# of c in C_n = c ln n: ln n (half a sub-Gaussian union bound's), 2 ln n (the union bound over n
-# events at level 1/n) and the released code's 2 log2 n (the primary preset, the figure's runs).
-RADIUS_C_RANGE = (1.0, 2.0, 2.0 / math.log(2.0))
+# Figure 7(a)'s sublinearity is judged over the radius constant the paper leaves open
+# (:data:`dpbandits.contextual.config.RADIUS_C_RANGE`).
 
 
 def simulate_f7a_at_c(c_C: float, eps: float, ns, runs: int, batch: int, seeds) -> list[np.ndarray]:
@@ -332,18 +331,28 @@ def simulate_f7a_at_c(c_C: float, eps: float, ns, runs: int, batch: int, seeds) 
             for n, sd in zip(ns, seeds, strict=True)]
 
 
-def _sublinear_over_c(eps, ns, groups, batch, seeds, rng, n_boot, at_c):
-    """F7a's rule at one eps over :data:`RADIUS_C_RANGE`: the figure's runs at the code's c, fresh
-    runs at the others; per c the verdict and the power of a PASS (:func:`sublinear_power`)."""
-    code_c = RADIUS_C_RANGE[-1]
-    out = []
+def _sublinear_over_c(eps, text, ns, groups, batch, seeds, rng, n_boot, at_c, scale) -> tuple[dict, dict]:
+    """F7a-EPS<eps> at each c of :data:`RADIUS_C_RANGE` (the figure's runs at the code's c, fresh
+    runs at the others): the row (its rule, the power of a PASS, :func:`sublinear_power`) and the
+    per-round regret at the largest n_P over the uniform policy's, per c."""
+    rows, ratios = {}, {}
     for c in RADIUS_C_RANGE:
-        g = groups if math.isclose(c, code_c) else at_c(c, eps, ns, len(groups[0]), batch, seeds)
+        g = groups if math.isclose(c, CODE_RADIUS_C) else at_c(c, eps, ns, len(groups[0]), batch, seeds)
         fit = loglog_slope(ns, g, rng, n_boot)
-        ratio = float(np.mean(g[-1])) / (ns[-1] * U)
-        out.append({"c": c, "fit": fit, "verdict": upper_verdict(fit.ci_low, fit.ci_high, 0.95 - 1e-12),
-                    "power": sublinear_power(fit), "ratio": ratio})
-    return out
+        ratios[c] = float(np.mean(g[-1])) / (ns[-1] * U)
+        rows[c] = _claim(f"F7a-EPS{eps:g}", "Fig. 7(a), Thm 2.6", "figure", text,
+                         "log-log slope of mean regret on n_P (the code's c = 2 / ln 2)", fit.slope, fit.ci_low,
+                         fit.ci_high, f"CI upper end < 0.95 at every c in [{RADIUS_C_RANGE[0]:g}, "
+                         f"{RADIUS_C_RANGE[-1]:.3g}] (PASS) / at none (FAIL); verdicts that differ across the range "
+                         "are undecided", upper_verdict(fit.ci_low, fit.ci_high, 0.95 - 1e-12), sum(map(len, g)),
+                         scale).with_evidence(**sublinear_power(fit))
+    return rows, ratios
+
+
+def _f7a_at_c(ratios: dict, c: float, row) -> str:
+    """What one radius constant gave for F7a-EPS<eps>: the slope and the level it ended at."""
+    return (f"slope {row.value:.3f} [{row.ci_low:.3f}, {row.ci_high:.3f}], per-round regret at the largest n_P / the "
+            f"uniform policy's {ratios[c]:.2f}")
 
 
 def check_f7a(tables, rng, n_boot, scale, at_c=simulate_f7a_at_c):
@@ -355,9 +364,8 @@ def check_f7a(tables, rng, n_boot, scale, at_c=simulate_f7a_at_c):
     The radius constant c of C_n = c log n is left open by the paper, so each F7a-EPS<eps> is
     judged over :data:`RADIUS_C_RANGE` (the figure's runs at the code's c, fresh runs of the same
     grid and number of runs at the others, :func:`simulate_f7a_at_c`; ``at_c`` replaces it in
-    tests): PASS when the reading holds at every c (with power at every c), FAIL when it fails at
-    every c, otherwise INCONCLUSIVE (undecided), saying at which c it holds. The statistic shown is
-    the code's c."""
+    tests; the rule over c: :func:`dpbandits.contextual.checks.evidence.over_radius_c`). The
+    statistic shown is the code's c."""
     t = tables["fig7"]
     claims = []
     sims = rng.spawn(1)[0]  # the fresh runs' seeds, apart from the bootstrap stream
@@ -368,33 +376,13 @@ def check_f7a(tables, rng, n_boot, scale, at_c=simulate_f7a_at_c):
     for eps in EPS_GRID:
         ns, g = _n_groups(t, preset="primary", panel="a", epsilon=eps)
         sd = [seeds[int(np.flatnonzero(ns_all == n)[0])] for n in ns]
-        per_c = _sublinear_over_c(eps, ns, g, batch, sd, rng, n_boot, at_c)
-        main = per_c[-1]
-        fit = main["fit"]
-        verdicts = [r["verdict"] for r in per_c]
-        verdict = verdicts[0] if len(set(verdicts)) == 1 else "INCONCLUSIVE"
+        text = f"[primary] Regret grows sublinearly in n_P at eps = {eps:g} (B = 100, n_P {int(ns[0]):,}-{int(ns[-1]):,}"
+        per_c, ratios = _sublinear_over_c(eps, text, ns, g, batch, sd, rng, n_boot, at_c, scale)
         ratio = _ratio(g[-1], ns[-1] * U, rng, n_boot)
-        per = "; ".join(f"c = {r['c']:.3g}: slope {r['fit'].slope:.3f} [{r['fit'].ci_low:.3f}, {r['fit'].ci_high:.3f}], "
-                        f"per-round regret at the largest n_P / the uniform policy's {r['ratio']:.2f}, {r['verdict']}"
-                        for r in per_c)
-        text = (f"[primary] Regret grows sublinearly in n_P at eps = {eps:g} (B = 100, n_P {int(ns[0]):,}-{int(ns[-1]):,}; "
-                f"per-round regret at n_P = {int(ns[-1]):,} / the uniform policy's {ratio[0]:.2f}), over the radius "
-                f"constant the paper leaves open, C_n = c ln n ({per})")
-        if len(set(verdicts)) > 1:
-            holds = ", ".join(f"{r['c']:.3g}" for r in per_c if r["verdict"] == "PASS")
-            text += (": the reading depends on a constant the paper leaves open"
-                     + (f" (it holds at c = {holds})" if holds else ""))
-        powers = [r["power"] for r in per_c]
-        ok = all(p["power"] in ("FAIL", "test") for p in powers)
-        power = {"power": powers[-1]["power"] if ok else next(p["power"] for p in powers if p["power"] not in ("FAIL", "test")),
-                 "power_note": "; ".join(f"c = {r['c']:.3g}: {r['power']['power_note']}" for r in per_c),
-                 "power_form": "exponent_off"}  # every c's power is sublinear_power's (a linear regret)
-        claims.append(_claim(f"F7a-EPS{eps:g}", "Fig. 7(a), Thm 2.6", "figure", text,
-                             "log-log slope of mean regret on n_P (the code's c = 2 / ln 2)", fit.slope, fit.ci_low,
-                             fit.ci_high, f"CI upper end < 0.95 at every c in [{RADIUS_C_RANGE[0]:g}, "
-                             f"{RADIUS_C_RANGE[-1]:.3g}] (PASS) / at none (FAIL); verdicts that differ across the range "
-                             "are undecided", verdict, sum(map(len, g)), scale)
-                      .with_evidence(**power))
+        for c, row in per_c.items():
+            per_c[c] = replace(row, claim=f"{text}; per-round regret at n_P = {int(ns[-1]):,} / the uniform policy's "
+                                          f"{ratio[0]:.2f})")
+        claims.append(over_radius_c(per_c, partial(_f7a_at_c, ratios)))
     claims.append(_order_by_eps(t, rng, n_boot, U, "F7a-ORDER", "Fig. 7(a)",
                                 "[primary] The regret is ordered by eps at every n_P >= {n_min:,} (less privacy, less regret)",
                                 scale, preset="primary", panel="a"))

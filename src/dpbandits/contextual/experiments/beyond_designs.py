@@ -16,15 +16,21 @@ same grid:
 * the dimension curves (Theorem 2.6's d-dependence): the same instance in d = 1 and d = 3 (its
   reward depends on x^1 only, so the uniform policy's regret is the same in every d) at eps = 8,
   up to ``dim_n_max`` per d in (1, 3); d = 2 is the eps = 8 curve of the ``primary`` grid;
+* the radius constant: Proposition 2.7 leaves c in C_n = c ln n open, so the primary curves (each
+  eps, and the dimension curves) are also run at the other values of
+  :data:`dpbandits.contextual.config.RADIUS_C_RANGE` (jobs ``beyond_c<c>_*``; the jobs without
+  that prefix use the released code's c = 2 / ln 2, every preset's default); Theorem 2.6's rows
+  past the onset are judged at every c;
 * ``runs`` repetitions per point (>= 10 at paper scale); run r at n uses the seed of every
   Figure 7(a)-instance run at (n, r) (:func:`dpbandits.contextual.experiments.designs.run_seed`), so the
-  eps values, the two variants and the dimensions share their random numbers at each (n, r).
+  eps values, the two variants, the dimensions and the radius constants share their random numbers
+  at each (n, r).
 
 The work is split into static jobs (:data:`BEYOND_JOBS`) so that no job is long: a run costs
 O(batches x active bins), so a curve that learns (and refines) within its cap costs more per user
 than one that stays at the root; every primary curve is split into repetition blocks (block b of m
 runs the repetitions r with r mod m = b). One job = one Parquet file, one
-row per (curve, n, repetition).
+row per (curve, n, repetition), with the radius constant it ran at (column ``c_C``).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dpbandits.contextual.api import simulate
+from dpbandits.contextual.config import CODE_RADIUS_C, RADIUS_C_RANGE
 from dpbandits.contextual.experiments.designs import Cell, run_seed
 from dpbandits.contextual.instances import BumpInstance
 from dpbandits.io import write_results
@@ -50,33 +57,46 @@ PAPER_N = 240_000  # Figure 7's largest n_P
 @dataclass(frozen=True)
 class BeyondJob:
     """One simulation job: curves of one variant at some eps (and dimensions), one block of the
-    repetitions (``block`` of ``blocks``)."""
+    repetitions (``block`` of ``blocks``), at the radius constant ``c_C`` (C_n = c_C ln n)."""
 
     variant: str
     epsilons: tuple[float, ...]
     dims: tuple[int, ...] = (2,)
     block: int = 0
     blocks: int = 1
+    c_C: float = CODE_RADIUS_C
 
 
-def _blocks(name: str, variant: str, epsilons: tuple[float, ...], blocks: int, dims=(2,)) -> dict[str, BeyondJob]:
+def _blocks(name: str, variant: str, epsilons: tuple[float, ...], blocks: int, dims=(2,),
+            c_C: float = CODE_RADIUS_C) -> dict[str, BeyondJob]:
     """One job per block of repetitions (``name_b<block>``; just ``name`` for a single block)."""
     if blocks == 1:
-        return {name: BeyondJob(variant, epsilons, dims)}
-    return {f"{name}_b{b}": BeyondJob(variant, epsilons, dims, block=b, blocks=blocks) for b in range(blocks)}
+        return {name: BeyondJob(variant, epsilons, dims, c_C=c_C)}
+    return {f"{name}_b{b}": BeyondJob(variant, epsilons, dims, block=b, blocks=blocks, c_C=c_C) for b in range(blocks)}
+
+
+def _primary_curves(prefix: str, c_C: float = CODE_RADIUS_C) -> dict[str, BeyondJob]:
+    """The primary curves of every eps and the dimension curves, at one radius constant."""
+    return {
+        **_blocks(f"{prefix}primary_eps1", "primary", (1.0,), 3, c_C=c_C),
+        **_blocks(f"{prefix}primary_eps2", "primary", (2.0,), 3, c_C=c_C),
+        **_blocks(f"{prefix}primary_eps4", "primary", (4.0,), 2, c_C=c_C),
+        **_blocks(f"{prefix}primary_eps8", "primary", (8.0,), 2, c_C=c_C),
+        **_blocks(f"{prefix}dims", "primary", (DIM_EPS,), 1, dims=BEYOND_DIMS, c_C=c_C),
+    }
 
 
 # Blocks sized from one measured paper-scale run of each curve (10 repetitions, one core of a
 # machine under load ~13 on 2 cores): eps = 1 163 s, 2 223 s, 4 172 s, 8 158 s, coarse_fixed 95 s,
 # dims 90 s (a run costs O(batches x active bins): the curves that refine within their caps cost
 # most). Blocks of at most 4 repetitions keep every job near 1.5 minutes there.
+# The same blocks at the other radius constants of the range (a smaller c learns earlier, so its
+# curves refine more and cost more per user).
 BEYOND_JOBS = {
-    **_blocks("beyond_primary_eps1", "primary", (1.0,), 3),
-    **_blocks("beyond_primary_eps2", "primary", (2.0,), 3),
-    **_blocks("beyond_primary_eps4", "primary", (4.0,), 2),
-    **_blocks("beyond_primary_eps8", "primary", (8.0,), 2),
+    **_primary_curves("beyond_"),
     **_blocks("beyond_coarse_fixed", "coarse_fixed", BEYOND_EPS, 1),
-    **_blocks("beyond_dims", "primary", (DIM_EPS,), 1, dims=BEYOND_DIMS),
+    **{job: spec for c in RADIUS_C_RANGE if c != CODE_RADIUS_C
+       for job, spec in _primary_curves(f"beyond_c{c:g}_", c).items()},
 }
 MAX_BLOCKS = max(job.blocks for job in BEYOND_JOBS.values())  # contextual.beyond.runs must reach it
 
@@ -136,12 +156,13 @@ def simulate_beyond(job: str, cfg: dict, root_seed: int) -> pd.DataFrame:
     runs = int(cfg["beyond"]["runs"])
     reps = [r for r in range(runs) if r % spec.blocks == spec.block]
     rows = []
+    params = {} if spec.c_C == CODE_RADIUS_C else {"c_C": spec.c_C}
     for cell in beyond_cells(job, cfg):
         out = simulate(cell.preset, BumpInstance(3, cell.d, "code"), cell.epsilon, cell.n_target, len(reps),
-                       [run_seed(root_seed, cell, rep) for rep in reps], {"batch": cell.batch})
+                       [run_seed(root_seed, cell, rep) for rep in reps], {"batch": cell.batch, **params})
         for rep, res in zip(reps, out.raw, strict=True):
             served = (cell.n_target // cell.batch) * cell.batch  # the remainder of n // B is not served
-            rows.append({"job": job, "preset": cell.preset, "epsilon": cell.epsilon, "d": cell.d,
+            rows.append({"job": job, "preset": cell.preset, "c_C": spec.c_C, "epsilon": cell.epsilon, "d": cell.d,
                          "n_target": cell.n_target, "n_eps2": cell.n_target * cell.epsilon**2,
                          "batch": cell.batch, "rep": rep, "regret": res.regret,
                          "per_round": res.regret / served, "n_leaves": res.n_leaves,

@@ -22,11 +22,23 @@ so a lower bound on the privacy loss of the observed codes is one for the algori
   K = 2, T = 8, all-ones o-table, the neighbour zeroes arm 1's left-play win at round 5 or 7; the
   r1 variant on the same set-up must stay below eps (A5-R1, whose power is that control).
   Negative controls are rows of kind control; each audit row carries its control as its power.
+* A5-COUNTER, Lemma 2's own route: the proof shows that the counters' joint release C^1..C^K is
+  eps-DP (the algorithm's output is its post-processing). A user's answer o_t enters one counter
+  (R1) twice: +o_t at its round and -o_t in the subtraction of W(j, i) at an elimination. The
+  audit releases one counter's outputs c_1..c_T (T = 64, eps/4 per counter, the library's
+  counter) for a stream x and its neighbour with +1 at p1 and -1 at p2, the pair whose exact loss
+  (the node vector's l1 change over the Laplace scale, :func:`counter_pair_loss`) is the largest
+  of all pairs; the output's node values are recovered from the outputs (post-processing) and
+  reduced to the log-likelihood statistic of the pair (sum over nodes of |v - B| - |v - B'|, which
+  does not depend on the noise scale), whose tails are the events. Its power and negative control:
+  the counters' Laplace scale shrunk until that pair's exact loss is 2 eps (a release that is
+  only 2 eps-DP), which must be caught.
 * A5, Algorithm 2: d = 2, K = 3, phase 1 of about 20 rounds, one o_t flipped; control and power:
   Laplace scale x 0.5 (a release that is only 2 eps-DP).
 * Power of a privacy PASS (dpbandits.evidence.guards.privacy_power): a release that is at most
   2 eps-DP, or the paper's text read another way; A5-ALG1's is its counters' scale x0.25 (2 eps by
-  the eps/2 accounting), which that audit cannot see.
+  the eps/2 accounting), which that end-to-end audit cannot see at its size, and A5-COUNTER's is the
+  counters' scale shrunk to a 2 eps release of the audited pair, which it catches.
 * A6b's power is the paper's own text read another way (``paper_reading``): Algorithm 1's
   pseudo-code literally adds -1 to the counter C^j at an elimination, and under that reading
   Corollary 1 is false (the estimate is biased); the same z rule sees that bias.
@@ -47,10 +59,12 @@ from dpbandits.dueling.instances import f3, g2
 from dpbandits.evidence.audits import audit_claims
 from dpbandits.evidence.checks import band_verdict, worst_verdict
 from dpbandits.evidence.claims import Claim
-from dpbandits.evidence.guards import privacy_power, shifted_ci_power
+from dpbandits.evidence.guards import PRIVACY_ALTERNATIVE, privacy_power, shifted_ci_power
+from dpbandits.mechanisms.tree_counter import tree_levels, tree_release
 from dpbandits.rng import derive_seed
 
-__all__ = ["check_a3", "check_a4", "check_a5_alg1", "check_a5_literal", "check_a5_alg2", "check_a6b", "alg1_audit_pairs"]
+__all__ = ["check_a3", "check_a4", "check_a5_alg1", "check_a5_counter", "check_a5_literal", "check_a5_alg2", "check_a6b",
+           "alg1_audit_pairs", "counter_pair_loss", "counter_audit"]
 
 PAPER = "dueling"
 FLIP_ROUNDS = (1, 8, 32)
@@ -106,6 +120,97 @@ def check_a5_alg1(rng, scale, samples, confidence, epsilon=1.0, rho=0.5, graded=
                   "is the evidence for the eps/2 accounting",
                   "Clopper-Pearson lower bound on the privacy loss of the graded mutant", power.epsilon_lower_bound,
                   np.nan, np.nan, "informational", "REPORT", power.n_samples, scale)]
+
+
+COUNTER_T = 64  # A5-COUNTER's stream length (the counters of A5-ALG1's horizon)
+COUNTER_SHARE = 0.25  # Lemma 2: each counter C^i is eps/4-DP
+COUNTER_BINS = 24  # codes of the log-likelihood statistic (its tails are the events)
+_CHUNK = 50_000  # samples per vectorised release
+
+
+def _node_values(c: np.ndarray) -> np.ndarray:
+    """The released node behind each output, v_t = c_t - c_{t - lowbit(t)} (c_0 = 0): the outputs
+    and the nodes they are sums of determine each other (post-processing both ways)."""
+    t = np.arange(1, c.shape[1] + 1)
+    parent = t & (t - 1)
+    return c - np.where(parent > 0, c[:, np.maximum(parent - 1, 0)], 0.0)
+
+
+def _noiseless_nodes(streams: np.ndarray, length: int) -> np.ndarray:
+    return _node_values(tree_release(streams, 1.0, np.random.default_rng(0), max_length=length, noise_multiplier=0.0))
+
+
+def counter_pair_loss(length: int = COUNTER_T, epsilon: float = 1.0) -> tuple[tuple[int, int], float]:
+    """The pair (p1 < p2) of a user's two elements (+1 at p1, -1 at p2) whose exact privacy loss on
+    one counter's release is the largest, and that loss in units of eps: the released nodes' l1
+    change over the Laplace scale L / (eps / 4)."""
+    p1, p2 = np.triu_indices(length, k=1)
+    diff = np.zeros((p1.size, length))
+    diff[np.arange(p1.size), p1] = 1.0
+    diff[np.arange(p1.size), p2] = -1.0
+    l1 = np.abs(_noiseless_nodes(diff, length)).sum(axis=1)
+    best = int(np.argmax(l1))
+    scale = tree_levels(length) / (COUNTER_SHARE * epsilon)
+    return (int(p1[best]) + 1, int(p2[best]) + 1), float(l1[best] / scale / epsilon)
+
+
+def counter_audit(pair: tuple[int, int], samples: int, rng: np.random.Generator, confidence: float,
+                  epsilon: float = 1.0, multiplier: float = 1.0, length: int = COUNTER_T):
+    """Black-box audit of one counter's release (the library's :func:`tree_release`, eps/4, its
+    Laplace scale x ``multiplier``) between the zero stream and the stream with +1 at ``pair[0]``
+    and -1 at ``pair[1]`` (module docstring)."""
+    x = np.zeros(length)
+    xp = x.copy()
+    xp[pair[0] - 1], xp[pair[1] - 1] = 1.0, -1.0
+    mean_x, mean_xp = _noiseless_nodes(x[None], length)[0], _noiseless_nodes(xp[None], length)[0]
+    zmax = float(np.abs(mean_x - mean_xp).sum())
+
+    def codes(stream):
+        out = []
+        for lo in range(0, samples, _CHUNK):
+            m = min(_CHUNK, samples - lo)
+            v = _node_values(tree_release(np.broadcast_to(stream, (m, length)), COUNTER_SHARE * epsilon, rng,
+                                          max_length=length, noise_multiplier=multiplier, exact_order=False))
+            z = (np.abs(v - mean_x) - np.abs(v - mean_xp)).sum(axis=1)
+            out.append(np.clip(np.floor((z + zmax) / (2 * zmax) * COUNTER_BINS), 0, COUNTER_BINS - 1).astype(np.int64))
+        return np.concatenate(out)
+
+    return epsilon_lower_bound([(codes(x), codes(xp))], COUNTER_BINS, epsilon, confidence, events="tails",
+                               labels=[f"+1 at {pair[0]}, -1 at {pair[1]}"])
+
+
+def check_a5_counter(rng, scale, samples, confidence, epsilon=1.0) -> list[Claim]:
+    """A5-COUNTER (module docstring): Lemma 2's counters audited directly, with the power and the
+    negative control of a 2 eps release of the same pair."""
+    pair, loss = counter_pair_loss(COUNTER_T, epsilon)
+    mult = loss / PRIVACY_ALTERNATIVE  # the scale at which the pair's exact loss is 2 eps
+    real = counter_audit(pair, samples, rng, confidence, epsilon)
+    leak = counter_audit(pair, samples, rng, confidence, epsilon, multiplier=mult)
+    size = (f"one counter of length T = {COUNTER_T} (L = {tree_levels(COUNTER_T)} levels, Lap(L / (eps/4)) per released "
+            f"node), eps = {epsilon:g}, {samples:,} releases per stream, the user's elements +1 at {pair[0]} and -1 at "
+            f"{pair[1]} (the pair of largest exact loss, {loss:.3g} eps), events: the {2 * (COUNTER_BINS - 1)} tails of "
+            "the pair's log-likelihood statistic")
+    stat = "Clopper-Pearson lower bound on the privacy loss"
+    verdict = "INCONCLUSIVE" if not leak.refuted else ("FAIL" if real.refuted else "PASS")
+    found = (f"the same audit gives a lower bound of {leak.epsilon_lower_bound:.3g}, "
+             f"{'FAIL' if leak.refuted else 'PASS'} (A5-COUNTER-CONTROL)")
+    return [
+        Claim(PAPER, "A5-COUNTER", "Lemma 2 (proof: the counters C^1..C^K are eps-DP)", "privacy",
+              f"The counters' release is eps-DP for one user's answer (Lemma 2's route: each C^i eps/4-DP, the "
+              f"user's two elements in one counter under R1): black-box audit of {size}; tightest event: "
+              f"{real.best_event}",
+              stat, real.epsilon_lower_bound, np.nan, np.nan,
+              f"CP lower bound <= epsilon = {epsilon:g} ({confidence:g} confidence, Bonferroni over "
+              f"{real.n_events} events x 2)", verdict, real.n_samples, scale)
+        .with_evidence(**privacy_power(leak.refuted, PRIVACY_ALTERNATIVE,
+                                       f"the counters' Laplace scale x{mult:.3g} (this pair's exact loss "
+                                       f"{PRIVACY_ALTERNATIVE:g} eps)", found)),
+        Claim(PAPER, "A5-COUNTER-CONTROL", "Lemma 2 (audit power)", "control",
+              f"negative control: the counters' Laplace scale x{mult:.3g}, a release of the audited pair that is "
+              f"exactly {PRIVACY_ALTERNATIVE:g} eps-DP, is caught by the same audit ({size})",
+              stat, leak.epsilon_lower_bound, np.nan, np.nan, f"lower bound > epsilon = {epsilon:g}",
+              "PASS" if leak.refuted else "FAIL", leak.n_samples, scale),
+    ]
 
 
 def check_a5_literal(rng, scale, samples, confidence, epsilon=1.0, rhos=(6.0, 8.0, 10.0)) -> list[Claim]:

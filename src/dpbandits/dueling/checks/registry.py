@@ -196,6 +196,8 @@ CHECKS = [
           title="white-box sensitivity of Algorithm 2"),
     _args("A5-ALG1", "dueling_audit_alg1", f"{AU}:check_a5_alg1", "dueling.audit.samples",
           "dueling.audit.confidence", title="black-box audit of Algorithm 1"),
+    _args("A5-COUNTER", "dueling_audit_alg1_counters", f"{AU}:check_a5_counter", "dueling.audit.samples",
+          "dueling.audit.confidence", title="black-box audit of Algorithm 1's counters (Lemma 2's route)"),
     _args("A5-LITERAL", "dueling_audit_alg1_literal", f"{AU}:check_a5_literal", "dueling.audit.literal_samples",
           "dueling.audit.confidence", title="black-box audit of the literal Algorithm 1"),
     _args("A5-ALG2", "dueling_audit_alg2", f"{AU}:check_a5_alg2", "dueling.audit.samples",
