@@ -59,3 +59,15 @@ def test_long_tables_break_across_pages():
     assert text.startswith(r"\begin{longtable}") and r"\endhead" in text and r"\toprule" in text
     doc = tables_document({"online": ["online/checks.tex"]}, {"online": "Hu et al."}, "All")
     assert r"\input{online/checks}" in doc and r"\usepackage{booktabs,longtable,array}" in doc
+
+
+def test_a_rendered_caption_is_clean_rst_whatever_the_claim_text():
+    """Claim texts carry rst's markup characters (n_* (K = 2: ...), F^-1, |x|, `code`); the
+    rendered caption must give docutils no system message (the report would show it)."""
+    from docutils.core import publish_parts
+
+    claims = _claims().assign(claim="per-cell n_* (K=2: 39) and e_* tables; |x| <= `a`; 2*3 and n_P_max_")
+    text = render_caption("**Figure.** Setting.\n\n.. verdicts:: C1\n", claims)
+    parts = publish_parts(text, writer_name="html", settings_overrides={"report_level": 1, "halt_level": 5})
+    assert "system-message" not in parts["body"] and "problematic" not in parts["body"]
+    assert "n_* (K=2: 39)" in parts["body"] and "|x| &lt;= `a`" in parts["body"]

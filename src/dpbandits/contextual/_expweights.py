@@ -38,11 +38,11 @@ from numba import njit
 
 from dpbandits.contextual._exact import np_maximum, np_minimum, pairwise_sum
 
-__all__ = ["target_batches"]
+__all__ = ["target_batches", "expweights_policy", "update_and_decide"]
 
 
 @njit(cache=True, error_model="numpy")
-def _policy(est, active, depth, p):
+def expweights_policy(est, active, depth, p):
     """The code's arm distribution per bin (``ldpmab.expweights_probabilities``: weights
     exp(f~_k log(1.2 K / |A|) / (range + 1e-4)) over the active arms, uniform when the range of
     their estimates is < 0.01) and uniform in the root bin: p (bins, K)."""
@@ -80,6 +80,50 @@ def _clip(v, lo, hi):
 
 
 @njit(cache=True, error_model="numpy")
+def update_and_decide(counts, vsum, gamma, active, est, t, su, sv, ev, eu, bv, s, others_ev, others_eu, others_bv,
+                       tau_s, depth_ok, batch, eps2, scale, warmup, sqrt_cn, f, elim, refine, r, allowed):
+    """Steps 4-5 of one batch (module docstring) from its arm counts and reward sums per bin and
+    arm and its four Gamma arrays (noise of U, then of V): updates the statistics in place, writes
+    the decisions, the radius and ``allowed``, commits the estimates of the bins past warm-up;
+    returns whether the batch has an event."""
+    nb, k = active.shape
+    event = False
+    for b in range(nb):
+        t[b, s] = t[b, s] + batch
+        tt = t[b, s]
+        allowed[b] = tt >= warmup
+        for j in range(k):
+            u = float(counts[b, j]) if active[b, j] else 0.0
+            v = float(vsum[b, j]) if active[b, j] else 0.0
+            su[b, s, j] = su[b, s, j] + (u + scale * (gamma[0, b, j] - gamma[1, b, j]))
+            sv[b, s, j] = sv[b, s, j] + (v + scale * (gamma[2, b, j] - gamma[3, b, j]))
+            lam = np_minimum(1.0, eps2 * su[b, s, j] / tt) if tt > warmup else 0.0
+            ev[b, s, j] = ev[b, s, j] + sv[b, s, j] * lam
+            eu[b, s, j] = eu[b, s, j] + su[b, s, j] * lam
+            bv[b, s, j] = bv[b, s, j] + np_maximum(su[b, s, j], tt / eps2) * (lam * lam)
+            e_u = eu[b, s, j] + others_eu[b, j]
+            f[b, j] = _clip((ev[b, s, j] + others_ev[b, j]) / (e_u + 1e-4), 0.0, 1.0)
+            r[b, j] = math.sqrt(bv[b, s, j] + others_bv[b, j] + 1e-4) / abs(e_u) * sqrt_cn
+        best_lcb = -np.inf
+        for j in range(k):
+            rad = np_maximum(r[b, j], tau_s[b])
+            best_lcb = np_maximum(best_lcb, f[b, j] - rad if active[b, j] else -np.inf)
+        refine[b] = allowed[b] and depth_ok[b]
+        any_active = False
+        for j in range(k):
+            elim[b, j] = allowed[b] and active[b, j] and best_lcb > f[b, j] + np_maximum(r[b, j], tau_s[b])
+            any_active = any_active or active[b, j]
+            refine[b] = refine[b] and (r[b, j] < tau_s[b] or not active[b, j])
+            event = event or elim[b, j]
+        refine[b] = refine[b] and any_active
+        event = event or refine[b]
+        if allowed[b]:
+            for j in range(k):
+                est[b, j] = f[b, j]
+    return event
+
+
+@njit(cache=True, error_model="numpy")
 def target_batches(n_in_bin, active, depth, est, t, su, sv, ev, eu, bv, s, mass_p, gap, rew, others_ev,
                    others_eu, others_bv, tau_s, depth_ok, batch, eps2, scale, warmup, sqrt_cn, frozen_rate,
                    arms_rng, rewards_rng, noise_rng, regret, elim, refine, r, allowed):
@@ -104,7 +148,7 @@ def target_batches(n_in_bin, active, depth, est, t, su, sv, ev, eu, bv, s, mass_
     gamma = np.empty((4, nb, k))
     f = np.empty((nb, k))
     for i in range(window):
-        _policy(est, active, depth, p)
+        expweights_policy(est, active, depth, p)
         for b in range(nb):
             for j in range(k):
                 weighted_gap[j] = p[b, j] * gap[b, j]
@@ -128,39 +172,9 @@ def target_batches(n_in_bin, active, depth, est, t, su, sv, ev, eu, bv, s, mass_
             for b in range(nb):
                 for j in range(k):
                     gamma[g, b, j] = noise_rng.standard_gamma(float(n_in_bin[i, b]))
-        event = False
-        for b in range(nb):
-            t[b, s] = t[b, s] + batch
-            tt = t[b, s]
-            allowed[b] = tt >= warmup
-            for j in range(k):
-                u = float(counts[b, j]) if active[b, j] else 0.0
-                v = float(vsum[b, j]) if active[b, j] else 0.0
-                su[b, s, j] = su[b, s, j] + (u + scale * (gamma[0, b, j] - gamma[1, b, j]))
-                sv[b, s, j] = sv[b, s, j] + (v + scale * (gamma[2, b, j] - gamma[3, b, j]))
-                lam = np_minimum(1.0, eps2 * su[b, s, j] / tt) if tt > warmup else 0.0
-                ev[b, s, j] = ev[b, s, j] + sv[b, s, j] * lam
-                eu[b, s, j] = eu[b, s, j] + su[b, s, j] * lam
-                bv[b, s, j] = bv[b, s, j] + np_maximum(su[b, s, j], tt / eps2) * (lam * lam)
-                e_u = eu[b, s, j] + others_eu[b, j]
-                f[b, j] = _clip((ev[b, s, j] + others_ev[b, j]) / (e_u + 1e-4), 0.0, 1.0)
-                r[b, j] = math.sqrt(bv[b, s, j] + others_bv[b, j] + 1e-4) / abs(e_u) * sqrt_cn
-            best_lcb = -np.inf
-            for j in range(k):
-                rad = np_maximum(r[b, j], tau_s[b])
-                best_lcb = np_maximum(best_lcb, f[b, j] - rad if active[b, j] else -np.inf)
-            refine[b] = allowed[b] and depth_ok[b]
-            any_active = False
-            for j in range(k):
-                elim[b, j] = allowed[b] and active[b, j] and best_lcb > f[b, j] + np_maximum(r[b, j], tau_s[b])
-                any_active = any_active or active[b, j]
-                refine[b] = refine[b] and (r[b, j] < tau_s[b] or not active[b, j])
-                event = event or elim[b, j]
-            refine[b] = refine[b] and any_active
-            event = event or refine[b]
-            if allowed[b]:
-                for j in range(k):
-                    est[b, j] = f[b, j]
+        event = update_and_decide(counts, vsum, gamma, active, est, t, su, sv, ev, eu, bv, s, others_ev, others_eu,
+                                   others_bv, tau_s, depth_ok, batch, eps2, scale, warmup, sqrt_cn, f, elim, refine,
+                                   r, allowed)
         if event:
             return i + 1, True
     return window, False

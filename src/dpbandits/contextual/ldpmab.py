@@ -61,10 +61,10 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from dpbandits.contextual._exact import libm_exp, libm_log
 from dpbandits.contextual._expweights import target_batches
+from dpbandits.contextual._samples import sample_target_batches, tally, target_arms
 from dpbandits.contextual._scan import paper_scan
 from dpbandits.contextual.config import LDPMABConfig
 from dpbandits.contextual.instances import behaviour_probabilities, q_effective_gamma
@@ -133,7 +133,7 @@ def expweights_probabilities(est: np.ndarray, active: np.ndarray, k: int) -> np.
     """The code's arm distribution (spec A11): p ~ exp(f_k log(1.2K/|A|) / (range + 1e-4)) over
     the active arms, uniform if the range of the active estimates is < 0.01. Rows = bins. The
     logarithm and the exponential are the C library's (``_exact.libm_log``, ``libm_exp``), as in
-    the compiled target phase (``_expweights._policy``), so that both give the same bits on every
+    the compiled target phase (``_expweights.expweights_policy``), so that both give the same bits on every
     CPU (numpy's own AVX-512 ``exp`` and ``log`` differ in the last bit)."""
     n_act = active.sum(axis=1, keepdims=True)
     hi = np.where(active, est, -np.inf).max(axis=1, keepdims=True)
@@ -347,7 +347,7 @@ class SampleFeeder:
             n_in = int(np.count_nonzero(row >= 0))
             u = run.rngs["arms"].random(n_in) if n_in else np.empty(0)
             arm = np.empty(node.size, dtype=np.int64)
-            _target_arms(node, row, run.frozen_arm, probs, u, arm)
+            target_arms(node, row, run.frozen_arm, probs, u, arm)
             y = src["y"][sl][np.arange(arm.size), arm]
             reward = np.bincount(batch_idx, weights=y, minlength=L)
             regret = None
@@ -362,41 +362,8 @@ class SampleFeeder:
         n_b = np.zeros((L, nb), dtype=np.int64)
         counts = np.zeros((L, nb, k), dtype=np.int64)
         vsum = np.zeros((L, nb, k))
-        _tally(row, arm, np.asarray(y, dtype=float), B, n_b, counts, vsum)
+        tally(row, arm, np.asarray(y, dtype=float), B, n_b, counts, vsum)
         return n_b, counts, vsum, extra
-
-
-@njit(cache=True)
-def _target_arms(node, row, frozen_arm, probs, u, arm):
-    """Algorithm 2 step 2 for dataset rows: a user in an active bin draws its arm from the bin's
-    policy by inversion (the number of cumulative probabilities below its uniform, at most
-    K - 1; the uniforms ``u`` go to these users in arrival order); a user in a frozen bin gets
-    the bin's last arm."""
-    k = probs.shape[1]
-    j = 0
-    for i in range(node.size):
-        if row[i] < 0:
-            arm[i] = frozen_arm[node[i]]
-            continue
-        cum, below = 0.0, 0
-        for a in range(k):
-            cum += probs[row[i], a]
-            below += cum < u[j]
-        arm[i] = min(below, k - 1)
-        j += 1
-
-
-@njit(cache=True)
-def _tally(row, arm, y, batch, n_b, counts, vsum):
-    """Per batch (rows of ``batch`` users), active bin and arm: the users n_b, counts and the sum
-    of their rewards vsum, added in arrival order (np.bincount's); users of frozen bins
-    (row < 0) are not counted."""
-    for i in range(row.size):
-        if row[i] >= 0:
-            g = i // batch
-            n_b[g, row[i]] += 1
-            counts[g, row[i], arm[i]] += 1
-            vsum[g, row[i], arm[i]] += y[i]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -439,8 +406,9 @@ class _Run:
         self.max_depth = 0
         self._version, self._commits = 0, 0
         self._others_key = self._probs_key = self._split_key = self._depth_key = None
-        # the authors_code preset's target phase runs in the compiled loop of _expweights
-        self._compiled_target = (isinstance(feeder, MassFeeder) and config.arm_policy == "expweights"
+        # the authors_code preset's target phase runs in a compiled loop (_expweights on a synthetic
+        # instance, _samples on a dataset)
+        self._compiled_target = (isinstance(feeder, (MassFeeder, SampleFeeder)) and config.arm_policy == "expweights"
                                  and config.cb == "refcode" and config.noise == "inbin_only"
                                  and config.band == "max_r_tau" and config.refine_arms == "pre"
                                  and config.refine_rule == "all")
@@ -707,7 +675,8 @@ class _Run:
                     continue
             if self.sources[s].target and self._compiled_target:
                 mask = self._x_mask()  # the policy's, before the window's event is applied
-                done, hit = self._expweights_batches(s, g, min(window, phase_end - g), regret[gt:])
+                done, hit = self._expweights_batches(s, g, min(window, phase_end - g), regret[gt:],
+                                                     None if reward is None else reward[gt:])
                 if x_mask is not None:
                     x_mask[gt:gt + done] = mask
                 window = 16 if hit else min(2 * window, _MAX_WINDOW)
@@ -753,12 +722,15 @@ class _Run:
             n_eliminations=self.n_elims, seconds=time.perf_counter() - t0, settings=self.settings,
             leaves=leaves, trace=self.trace)
 
-    def _expweights_batches(self, s: int, g: int, n: int, regret: np.ndarray) -> tuple[int, bool]:
+    def _expweights_batches(self, s: int, g: int, n: int, regret: np.ndarray,
+                            reward: np.ndarray | None = None) -> tuple[int, bool]:
         """Up to ``n`` target batches from batch g in the compiled loop of the authors_code preset
-        (:mod:`dpbandits.contextual._expweights`, the same draws and arithmetic as the per-batch
-        numpy path: _chunk_stats with L = 1), then the event of the last batch, if any, as the
-        main loop applies it. Writes the batches' regret from ``regret[0]``; returns (batches
-        simulated, event)."""
+        (:mod:`dpbandits.contextual._expweights` on a synthetic instance,
+        :mod:`dpbandits.contextual._samples` on a dataset; the same draws and arithmetic as the
+        per-batch numpy path: _chunk_stats with L = 1), then the event of the last batch, if any,
+        as the main loop applies it. Writes the batches' regret from ``regret[0]`` (on a dataset:
+        the realised reward from ``reward[0]``, and the pseudo-regret when the target has mean
+        rewards ``f``); returns (batches simulated, event)."""
         bins, st = self.bins, self.settings
         nb, k = bins["active"].shape
         tau_s, depth_ok = self._depth_terms()
@@ -766,12 +738,25 @@ class _Run:
         elim, refine = np.empty((nb, k), dtype=bool), np.empty(nb, dtype=bool)
         r, allowed = np.empty((nb, k)), np.empty(nb, dtype=bool)
         eps = self.eps[s]
-        done, hit = target_batches(
-            np.stack([q[g:g + n] for q in bins["seq"]], axis=1), bins["active"], bins["depth"], bins["est"],
-            bins["t"], bins["su"], bins["sv"], bins["ev"], bins["eu"], bins["bv"], s, bins["mass_p"], bins["gap"],
-            np.ascontiguousarray(bins["rew"][:, s, :]), ev_o, eu_o, bv_o, tau_s, depth_ok, self.config.batch,
-            eps**2, 4.0 / eps, st.warmup, math.sqrt(st.c_n), self.frozen_rate, self.rngs["arms"],
-            self.rngs["rewards"], self.rngs["noise"], regret, elim, refine, r, allowed)
+        stats = (bins["t"], bins["su"], bins["sv"], bins["ev"], bins["eu"], bins["bv"], s)
+        shared = (ev_o, eu_o, bv_o, tau_s, depth_ok, self.config.batch, eps**2, 4.0 / eps, st.warmup,
+                  math.sqrt(st.c_n))
+        if isinstance(self.feeder, SampleFeeder):
+            B, src = self.config.batch, self.feeder.data[s]
+            sl = slice((g - self.source_start[s]) * B, (g - self.source_start[s] + n) * B)
+            node = self.tree.route(src["x"][sl])
+            f = src.get("f")
+            done, hit = sample_target_batches(
+                node, self.node_row[node], np.ascontiguousarray(src["y"][sl], dtype=float),
+                np.zeros((1, k)) if f is None else np.ascontiguousarray(f[sl], dtype=float), f is not None,
+                self.frozen_arm, bins["active"], bins["depth"], bins["est"], *stats, *shared, self.rngs["arms"],
+                self.rngs["noise"], reward, regret, elim, refine, r, allowed)
+        else:
+            done, hit = target_batches(
+                np.stack([q[g:g + n] for q in bins["seq"]], axis=1), bins["active"], bins["depth"], bins["est"],
+                *stats, bins["mass_p"], bins["gap"], np.ascontiguousarray(bins["rew"][:, s, :]), *shared,
+                self.frozen_rate, self.rngs["arms"], self.rngs["rewards"], self.rngs["noise"], regret, elim, refine, r,
+                allowed)
         self._commits += done
         if hit:
             if self.trace is not None:

@@ -43,8 +43,13 @@ def _number(x) -> str:
 
 
 def _rst_text(text: str) -> str:
-    """Plain text safe inside an rst paragraph (no accidental markup)."""
-    return str(text).replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`").replace("|", "\\|")
+    """Plain text safe inside an rst paragraph (no accidental markup: emphasis, literals,
+    substitutions, and references such as the ``n_`` of "n_* (K = 2: ...)", which docutils would
+    report as an unknown target inside the rendered report)."""
+    out = str(text).replace("\\", "\\\\")
+    for char in "*`|_":
+        out = out.replace(char, "\\" + char)
+    return out
 
 
 def _verdict_lines(rows: pd.DataFrame, ids: list[str]) -> list[str]:
