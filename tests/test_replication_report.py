@@ -96,3 +96,39 @@ def test_no_figure_no_link_and_an_unknown_paper_is_an_error():
                                              ("FT-1", "check_FT-1"), ("BT-40", None), ("X-1", None)])
 def test_figure_of_row_takes_the_longest_check_prefix(row, figure):
     assert figure_of_row(row, ["check_BT-4", "check_FT-1", "check_BT-4-ALG3"]) == figure
+
+
+def test_the_design_of_the_runs_is_in_section_2_before_the_checks():
+    text = render_replication_report("online", "t", _claims(), _apart(), _checks(), [], "", "paper", 1, [1],
+                                     [("BT-1", "online_check_BT_1", "log T growth")],
+                                     design="* Figures 1-2: T = 10^6, K = 5, 20 runs.\n")
+    run = text[text.index("## 2. What was run"):text.index("## 3.")]
+    assert run.index("### How the paper's experiments and claims are run") < run.index("T = 10^6, K = 5") \
+        < run.index("### The checks") < run.index("`online_check_BT_1`")
+
+
+@pytest.mark.parametrize("paper", ["online", "dueling", "quantile", "contextual"])
+def test_each_paper_has_a_design_file_that_states_no_result(repo, paper):
+    """The design of a paper's runs (workflow/report/<paper>/design.md, included in its report) says
+    how the experiments and checks are run; results come from the run (no verdict, no CI)."""
+    import re
+
+    text = (repo / "workflow" / "report" / paper / "design.md").read_text()
+    assert len(text.splitlines()) > 20
+    assert not re.findall(r"\b(?:PASS|FAIL|INCONCLUSIVE)\b", text)
+    assert not re.findall(r"\[-?\d[\d.e+-]*, -?\d[\d.e+-]*\]", text)  # a confidence interval
+
+
+def test_the_readme_states_no_result_outside_its_generated_section(repo):
+    """Every verdict count the README shows is written by the workflow (between the
+    claims-at-a-glance markers); the per-paper results live in the replication reports."""
+    import re
+
+    text = (repo / "README.md").read_text()
+    start, end = "<!-- claims-at-a-glance:start -->", "<!-- claims-at-a-glance:end -->"
+    outside = text[:text.index(start)] + text[text.index(end):]
+    outside = re.sub(r"`[^`\n]*`", "", outside)  # code spans: formats and examples, not results
+    assert not re.findall(r"\b\d+ (?:PASS|FAIL|INCONCLUSIVE|REPORT)\b", outside)
+    assert not re.findall(r"\b(?:PASS|FAIL|INCONCLUSIVE) (?:[02-9]|1\d)/\d\b", outside)  # a stability split
+    for paper in ("online", "dueling", "quantile", "contextual"):
+        assert f"(reports/{paper}/replication.md)" in text

@@ -79,7 +79,8 @@ rule claims_at_a_glance:
 
 rule replication_report:
     """One paper's replication report (reports/<paper>/replication.md): its claims with where the
-    paper states them, what was run, the results claim by claim with their check rows and
+    paper states them, what was run (with the design of workflow/report/<paper>/design.md), the
+    results claim by claim with their check rows and
     figures, the errata, the findings and what remains open; rendered from this run's tables.
     """
     input:
@@ -87,6 +88,7 @@ rule replication_report:
         apart=f"{REPORTS}/claims_apart.csv",
         checks=f"{REPORTS}/checks.csv",
         figures=lambda w: [f for f in check_figures(w.paper) if f.endswith(".png")],
+        design="workflow/report/{paper}/design.md",
     output:
         f"{REPORTS}/{{paper}}/replication.md",
     log:

@@ -22,6 +22,6 @@ def main(job):
     text = render_replication_report(
         paper, PAPER_TITLES[paper], claims, apart, checks, figures,
         yaml.safe_dump(dict(cfg[paper]), sort_keys=False, default_flow_style=None, width=100), cfg["scale"], cfg["seed"],
-        [cfg["seed"], *cfg["stability"]["seeds"]], checks_of)
+        [cfg["seed"], *cfg["stability"]["seeds"]], checks_of, Path(job.input.design).read_text())
     with atomic_path(job.output[0]) as tmp:
         tmp.write_text(text + "\n")

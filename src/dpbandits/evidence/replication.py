@@ -89,12 +89,13 @@ def _claim_section(r, rows: pd.DataFrame, figures: Sequence[str], paper: str) ->
 def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apart: pd.DataFrame,
                               checks: pd.DataFrame, figures: Sequence[str], settings: str,
                               scale: str, seed: int, sweep_seeds: Sequence[int],
-                              registry: Sequence[tuple[str, str, str]]) -> str:
+                              registry: Sequence[tuple[str, str, str]], design: str = "") -> str:
     """The report of ``paper`` (module docstring). ``claims`` / ``apart`` / ``checks``: the run's
     claims.csv, claims_apart.csv and checks.csv (every paper; text columns); ``figures``: the
     names (no extension) of the paper's figures in ``reports/figures/<paper>/``; ``settings``: the
     paper's config section of this run, as YAML text; ``registry``: (check id, rule, what it reproduces) of the
-    paper's checks."""
+    paper's checks; ``design``: how the paper's experiments and checks are run (Markdown,
+    ``workflow/report/<paper>/design.md``: settings, conventions, files; no results)."""
     mine = claims[claims["paper"] == paper].reset_index(drop=True)
     rows = checks[checks["paper"] == paper].reset_index(drop=True)
     mine_apart = apart[apart["paper"] == paper]
@@ -119,8 +120,11 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
               f"The paper's algorithms, engines and experiments are in `src/dpbandits/{paper}/`; its checks in "
               f"`src/dpbandits/{paper}/checks/` (one rule each, listed below with what it reproduces). Root seed "
               f"{seed}; the stability sweep reruns every seeded check under root seeds "
-              f"{', '.join(str(s) for s in sweep_seeds)}.", "", CONVENTIONS, "",
-              "| check | rule | what it reproduces |", "|---|---|---|"]
+              f"{', '.join(str(s) for s in sweep_seeds)}.", "", CONVENTIONS, ""]
+    if design.strip():
+        lines += ["### How the paper's experiments and claims are run", "", design.strip(), "",
+                  "### The checks", ""]
+    lines += ["| check | rule | what it reproduces |", "|---|---|---|"]
     lines += ["| " + " | ".join(markdown_cell(x) for x in (f"`{cid}`", f"`{rule}`", what)) + " |" for cid, rule, what in registry]
     lines += ["", "Settings of this run (the paper's section of the config):", "", "```yaml",
               settings.rstrip(), "```", "",
