@@ -331,16 +331,17 @@ def simulate_f7a_at_c(c_C: float, eps: float, ns, runs: int, batch: int, seeds) 
             for n, sd in zip(ns, seeds, strict=True)]
 
 
-def _sublinear_over_c(eps, text, ns, groups, batch, seeds, rng, n_boot, at_c, scale) -> tuple[dict, dict]:
+def _sublinear_over_c(eps, ns, groups, batch, seeds, rng, n_boot, at_c, scale) -> tuple[dict, dict]:
     """F7a-EPS<eps> at each c of :data:`RADIUS_C_RANGE` (the figure's runs at the code's c, fresh
-    runs at the others): the row (its rule, the power of a PASS, :func:`sublinear_power`) and the
-    per-round regret at the largest n_P over the uniform policy's, per c."""
+    runs at the others): the row without its claim text (its rule, the power of a PASS,
+    :func:`sublinear_power`) and the per-round regret at the largest n_P over the uniform
+    policy's, per c."""
     rows, ratios = {}, {}
     for c in RADIUS_C_RANGE:
         g = groups if math.isclose(c, CODE_RADIUS_C) else at_c(c, eps, ns, len(groups[0]), batch, seeds)
         fit = loglog_slope(ns, g, rng, n_boot)
         ratios[c] = float(np.mean(g[-1])) / (ns[-1] * U)
-        rows[c] = _claim(f"F7a-EPS{eps:g}", "Fig. 7(a), Thm 2.6", "figure", text,
+        rows[c] = _claim(f"F7a-EPS{eps:g}", "Fig. 7(a), Thm 2.6", "figure", "",
                          "log-log slope of mean regret on n_P (the code's c = 2 / ln 2)", fit.slope, fit.ci_low,
                          fit.ci_high, f"CI upper end < 0.95 at every c in [{RADIUS_C_RANGE[0]:g}, "
                          f"{RADIUS_C_RANGE[-1]:.3g}] (PASS) / at none (FAIL); verdicts that differ across the range "
@@ -376,13 +377,12 @@ def check_f7a(tables, rng, n_boot, scale, at_c=simulate_f7a_at_c):
     for eps in EPS_GRID:
         ns, g = _n_groups(t, preset="primary", panel="a", epsilon=eps)
         sd = [seeds[int(np.flatnonzero(ns_all == n)[0])] for n in ns]
-        text = f"[primary] Regret grows sublinearly in n_P at eps = {eps:g} (B = 100, n_P {int(ns[0]):,}-{int(ns[-1]):,}"
-        per_c, ratios = _sublinear_over_c(eps, text, ns, g, batch, sd, rng, n_boot, at_c, scale)
-        ratio = _ratio(g[-1], ns[-1] * U, rng, n_boot)
-        for c, row in per_c.items():
-            per_c[c] = replace(row, claim=f"{text}; per-round regret at n_P = {int(ns[-1]):,} / the uniform policy's "
-                                          f"{ratio[0]:.2f})")
-        claims.append(over_radius_c(per_c, partial(_f7a_at_c, ratios)))
+        per_c, ratios = _sublinear_over_c(eps, ns, g, batch, sd, rng, n_boot, at_c, scale)
+        ratio = _ratio(g[-1], ns[-1] * U, rng, n_boot)  # after the fits: the bootstrap stream's order
+        text = (f"[primary] Regret grows sublinearly in n_P at eps = {eps:g} (B = 100, n_P {int(ns[0]):,}-"
+                f"{int(ns[-1]):,}; per-round regret at n_P = {int(ns[-1]):,} / the uniform policy's {ratio[0]:.2f})")
+        claims.append(over_radius_c({c: replace(row, claim=text) for c, row in per_c.items()},
+                                    partial(_f7a_at_c, ratios)))
     claims.append(_order_by_eps(t, rng, n_boot, U, "F7a-ORDER", "Fig. 7(a)",
                                 "[primary] The regret is ordered by eps at every n_P >= {n_min:,} (less privacy, less regret)",
                                 scale, preset="primary", panel="a"))
