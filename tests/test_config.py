@@ -627,3 +627,15 @@ def test_every_bad_file_is_rejected_by_the_workflow_validation(tmp_path, which, 
     for fragment in fragments:
         assert fragment in msg, (fragment, msg[-2000:])
     assert len(msg) < 10_000
+
+
+def test_a_key_missing_from_a_configfile_is_reported_once(tmp_path):
+    """A key missing from a --configfile is missing from the merged configuration too: one line,
+    the file's (it says which file), not a second one for the merged configuration."""
+    user = _write(tmp_path, "user.yaml", SMOKE_TEXT.replace("seed: 7\n", ""))
+    merged = _base("smoke.yaml")
+    del merged["seed"]
+    with pytest.raises(ConfigError) as info:
+        validate_workflow_config(merged, [user], [user])
+    lines = str(info.value).splitlines()
+    assert len(lines) == 2 and f"config file {user}" in lines[1] and "missing key(s) 'seed'" in lines[1], lines

@@ -264,3 +264,17 @@ def test_a_module_that_exits_on_import_is_a_clear_error(tmp_path):
     module.write_text("import sys\nsys.exit(0)\n")
     with pytest.raises(ValueError, match="cannot import .*exits.py.*SystemExit"):
         interface.load_algorithm(f"{module}:Anything")
+
+
+def test_a_file_path_algorithm_imports_a_helper_module_beside_it(tmp_path):
+    """'path/to/file.py:Class' loads the file as a module; a helper next to it imports as it would
+    from that directory."""
+    (tmp_path / "mybandit_helpers.py").write_text("def first_arm(t):\n    return 0\n")
+    (tmp_path / "mybandit.py").write_text(
+        "from mybandit_helpers import first_arm\n\n\n"
+        "class Greedy:\n"
+        "    def __init__(self, n_arms, epsilon, horizon, rng):\n        self.n_arms = n_arms\n\n"
+        "    def select(self, t):\n        return first_arm(t)\n\n"
+        "    def update(self, t, arm, reward):\n        pass\n")
+    cls = interface.load_algorithm(f"{tmp_path / 'mybandit.py'}:Greedy")
+    assert cls(2, 1.0, 10, np.random.default_rng(0)).select(1) == 0

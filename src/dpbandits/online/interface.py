@@ -111,6 +111,8 @@ def _module(module: str):
                              f"{Path.cwd()})")
         key = str(path)
         if key not in _FILE_MODULES:
+            if str(path.parent) not in sys.path:  # helper modules beside the file import as usual
+                sys.path.append(str(path.parent))
             spec = importlib.util.spec_from_file_location(f"dpbandits_user_{path.stem}", path)
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)

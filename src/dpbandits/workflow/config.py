@@ -754,7 +754,9 @@ def validate_workflow_config(config, configfiles: Iterable = (), complete_config
         if norm not in seen:
             seen.add(norm)
             problems += _file_problems(path, schema, norm in complete)
-    problems += _config_problems(config, schema)
+    # a key missing from a --configfile is missing from the merged configuration too: say it once
+    said = {p.split(": ", 1)[1] for p in problems if ": " in p}
+    problems += [p for p in _config_problems(config, schema) if p not in said]
     if problems:
         raise ConfigError(_message(problems))
     return config
