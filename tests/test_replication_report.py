@@ -132,3 +132,32 @@ def test_the_readme_states_no_result_outside_its_generated_section(repo):
     assert not re.findall(r"\b(?:PASS|FAIL|INCONCLUSIVE) (?:[02-9]|1\d)/\d\b", outside)  # a stability split
     for paper in ("online", "dueling", "quantile", "contextual"):
         assert f"(reports/{paper}/replication.md)" in text
+
+
+@pytest.mark.parametrize(("location", "expected"), [
+    ("Section 4.1, Figure 7(a) and its text", ["fig7_regret_vs_n", "fig7a_authors_code"]),
+    ("Section 6, Figures 1-2", ["fig1", "fig1_logx", "fig2"]),
+    ("Figures 6 and 7", ["fig6_learning", "fig7_regret_vs_n", "fig7a_authors_code"]),
+    ("Section 3, Theorem 1", []),
+])
+def test_a_figure_claim_finds_the_papers_figure_as_drawn(location, expected):
+    from dpbandits.evidence.replication import paper_figures_of_claim
+
+    names = ["fig1", "fig10", "fig1_logx", "fig2", "fig6_learning", "fig7_regret_vs_n", "fig7a_authors_code", "check_F7a"]
+    assert paper_figures_of_claim(location, names) == expected
+
+
+def test_figure_and_table_claims_show_the_papers_figure_and_link_its_table():
+    claims = _claims()
+    claims.loc[claims.claim_id == "Fig1", "location"] = "Section 6, Figure 1"
+    extra = claims.iloc[[0]].assign(claim_id="Tab2", location="Section 4.2, text on Table 2", type="table",
+                                    checks="", verdict="UNCHECKED", reason="no_check")
+    text = render_replication_report("online", "t", pd.concat([claims, extra]), _apart(), _checks(),
+                                     ["fig1", "fig10", "check_BT-1"], "", "paper", 1, [1], [],
+                                     tables=["table2_reward_ratio", "checks"])
+    fig1 = text[text.index("### `Fig1`"):text.index("### `Lem6`")]
+    assert "![fig1](../figures/online/fig1.png)" in fig1 and "fig10" not in fig1
+    tab2 = text[text.index("### `Tab2`"):]
+    assert "[`table2_reward_ratio.csv`](../tables/online/table2_reward_ratio.csv)" in tab2
+    thm1 = text[text.index("### `Thm1`"):text.index("### `Thm8`")]
+    assert "fig1.png" not in thm1  # a theorem shows no paper figure

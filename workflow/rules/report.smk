@@ -87,7 +87,14 @@ rule replication_report:
         claims=f"{REPORTS}/claims.csv",
         apart=f"{REPORTS}/claims_apart.csv",
         checks=f"{REPORTS}/checks.csv",
-        figures=lambda w: [f for f in check_figures(w.paper) if f.endswith(".png")],
+        figures=lambda w: [
+            f
+            for f in check_figures(w.paper) + online_figures() + paper_figures()
+            if f.endswith(".png") and f"/figures/{w.paper}/" in f
+        ],
+        tables=lambda w: [
+            f for f in paper_figures() if f.endswith(".csv") and f"/tables/{w.paper}/" in f
+        ],
         design="workflow/report/{paper}/design.md",
     output:
         f"{REPORTS}/{{paper}}/replication.md",

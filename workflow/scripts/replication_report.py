@@ -17,11 +17,12 @@ def main(job):
     claims, apart, checks = (pd.read_csv(p, dtype=str, keep_default_na=False)
                              for p in (job.input.claims, job.input.apart, job.input.checks))
     figures = sorted(Path(f).stem for f in job.input.figures if str(f).endswith(".png"))
+    tables = sorted(Path(f).stem for f in job.input.tables if str(f).endswith(".csv"))
     checks_of = [tuple(c) for c in job.params.checks]  # (id, rule, what it reproduces) of the paper's checks
     cfg = job.config
     text = render_replication_report(
         paper, PAPER_TITLES[paper], claims, apart, checks, figures,
         yaml.safe_dump(dict(cfg[paper]), sort_keys=False, default_flow_style=None, width=100), cfg["scale"], cfg["seed"],
-        [cfg["seed"], *cfg["stability"]["seeds"]], checks_of, Path(job.input.design).read_text())
+        [cfg["seed"], *cfg["stability"]["seeds"]], checks_of, Path(job.input.design).read_text(), tables)
     with atomic_path(job.output[0]) as tmp:
         tmp.write_text(text + "\n")

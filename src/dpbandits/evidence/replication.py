@@ -21,7 +21,7 @@ import pandas as pd
 from dpbandits.evidence.claims import value_with_ci
 from dpbandits.evidence.inventory import CLAIM_VERDICTS, SOURCES, markdown_cell
 
-__all__ = ["render_replication_report", "figure_of_row"]
+__all__ = ["render_replication_report", "figure_of_row", "paper_figures_of_claim"]
 
 CONVENTIONS = (
     "Every check row compares a statistic's confidence interval (95% unless the row says otherwise: "
@@ -55,12 +55,33 @@ def figure_of_row(check_id: str, figures: Sequence[str]) -> str | None:
     return None
 
 
+def _numbers(spec: str) -> list[int]:
+    """'7(a)' -> [7]; '1-2' -> [1, 2]; '6 and 7' -> [6, 7]."""
+    out = []
+    for lo, hi in re.findall(r"(\d+)(?:\([a-z]\))?(?:\s*-\s*(\d+))?", spec):
+        out += list(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def paper_figures_of_claim(location: str, names: Sequence[str], word: str = "Figure", prefix: str = "fig") -> list[str]:
+    """Our reproductions (among ``names``, without extension) of the figures (or, with ``word``
+    "Table" and ``prefix`` "table", the tables) a claim's location names: "Figure 7(a)" ->
+    ``fig7*`` (``fig7_regret_vs_n``, ``fig7a_authors_code``, ...), "Figures 1-2" -> ``fig1*`` and
+    ``fig2*``, "text on Table 2" -> ``table2*``; a number is followed by a non-digit (``fig1``
+    does not take ``fig10``)."""
+    out = []
+    for m in re.finditer(rf"\b{word}s?\s+((?:\d+(?:\([a-z]\))?(?:\s*(?:-|,|and)\s*)?)+)", location):
+        for n in _numbers(m.group(1)):
+            out += [f for f in names if re.match(rf"{prefix}{n}(?!\d)", f)]
+    return list(dict.fromkeys(sorted(out)))
+
+
 def _row_ids(listed: str) -> list[str]:
     """The check row ids of a claim's ``checks`` cell ("A5-ALG1 INCONCLUSIVE, A5-R1 PASS")."""
     return [item.split()[0] for item in str(listed).split(",") if item.strip()]
 
 
-def _claim_section(r, rows: pd.DataFrame, figures: Sequence[str], paper: str) -> list[str]:
+def _claim_section(r, rows: pd.DataFrame, figures: Sequence[str], paper: str, tables: Sequence[str] = ()) -> list[str]:
     seeds = f", seeds: {r.stability}" if r.stability else ""
     cause = f" (a consequence of `{r.root_cause}`)" if r.root_cause else ""
     out = [f"### `{r.claim_id}`: {r.location}", "",
@@ -83,19 +104,30 @@ def _claim_section(r, rows: pd.DataFrame, figures: Sequence[str], paper: str) ->
     shown = sorted({f for f in (figure_of_row(i, figures) for i in ids) if f})
     for name in shown:
         out += [f"![{name}](../figures/{paper}/{name}.png)", ""]
+    if r.type == "figure" and (ours := paper_figures_of_claim(r.location, figures)):
+        out += ["The paper's figure as this run draws it (the paper's reading is quoted above; the verdict says "
+                "whether ours shows it):", ""]
+        out += [f"![{name}](../figures/{paper}/{name}.png)" for name in ours] + [""]
+    if r.type == "table" and (ours := paper_figures_of_claim(r.location, tables, "Table", "table")):
+        out += ["The paper's table as this run computes it: "
+                + ", ".join(f"[`{name}.csv`](../tables/{paper}/{name}.csv)" for name in ours) + ".", ""]
     return out
 
 
 def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apart: pd.DataFrame,
                               checks: pd.DataFrame, figures: Sequence[str], settings: str,
                               scale: str, seed: int, sweep_seeds: Sequence[int],
-                              registry: Sequence[tuple[str, str, str]], design: str = "") -> str:
+                              registry: Sequence[tuple[str, str, str]], design: str = "",
+                              tables: Sequence[str] = ()) -> str:
     """The report of ``paper`` (module docstring). ``claims`` / ``apart`` / ``checks``: the run's
     claims.csv, claims_apart.csv and checks.csv (every paper; text columns); ``figures``: the
     names (no extension) of the paper's figures in ``reports/figures/<paper>/``; ``settings``: the
     paper's config section of this run, as YAML text; ``registry``: (check id, rule, what it reproduces) of the
     paper's checks; ``design``: how the paper's experiments and checks are run (Markdown,
-    ``workflow/report/<paper>/design.md``: settings, conventions, files; no results)."""
+    ``workflow/report/<paper>/design.md``: settings, conventions, files; no results); ``figures``
+    also holds the paper's figures as this run draws them (``fig<N>...``), shown beside the figure
+    claims, and ``tables`` the names of its tables (``reports/tables/<paper>/<name>.csv``), linked
+    from the table claims."""
     mine = claims[claims["paper"] == paper].reset_index(drop=True)
     rows = checks[checks["paper"] == paper].reset_index(drop=True)
     mine_apart = apart[apart["paper"] == paper]
@@ -130,7 +162,7 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
               settings.rstrip(), "```", "",
               "## 3. Results, claim by claim", ""]
     for r in mine.itertuples(index=False):
-        lines += _claim_section(r, rows, figures, paper)
+        lines += _claim_section(r, rows, figures, paper, tables)
     for verdict, reasons, heading, empty in (
             ("FAIL", ("erratum",), "## 4. Errata found",
              "None: no statement of the paper was shown wrong exactly."),
