@@ -162,7 +162,7 @@ CLAIMS: tuple[PaperClaim, ...] = (
         checks=("A5-COUNTER", "A5-R1"),
         note="A5-COUNTER audits the proof's object, the counters' release, directly: one counter (T = 64, eps/4) "
              "between a stream and the user's neighbour (+1 at one position, -1 at a later one: under R1 a user's "
-             "answer enters one counter twice), at the pair of largest exact loss (0.39 eps: nodes holding both "
+             "answer enters one counter twice), at the pair of largest exact loss (stated in the row: nodes holding both "
              "elements cancel, so the 'group privacy' eps/2 is not attained); powered against the counters' noise "
              "shrunk to a 2 eps release of that pair, which the same audit catches (A5-COUNTER-CONTROL). The audit "
              "fixes the streams: in the algorithm the positions of a user's elements depend on earlier releases "
