@@ -8,7 +8,7 @@ CORES ?= 8
 STAMP := $(VENV)/.installed
 SNAKEMAKE_ARGS ?=
 
-.PHONY: reproduce test smoke lint dryrun clean venv report stability config-docs
+.PHONY: reproduce test smoke lint dryrun clean venv report stability config-docs tex
 
 venv: $(STAMP)
 
@@ -18,8 +18,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[workflow,test]'
 	touch $(STAMP)
 
-reproduce: $(STAMP)
+reproduce: $(STAMP) tex
 	$(BIN)/snakemake --cores $(CORES)
+
+# pdflatex for the replication reports' PDFs: installed with apt (Debian, Ubuntu) when missing,
+# as root or through sudo; elsewhere install a TeX distribution with pdflatex yourself.
+TEX_PACKAGES := texlive-latex-base texlive-latex-recommended
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+tex:
+	@command -v pdflatex > /dev/null || { \
+	  echo "pdflatex missing: installing $(TEX_PACKAGES) with apt-get"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(TEX_PACKAGES); }
 
 # The Snakemake report of the last run (figures with captions and verdicts, tables, claims):
 # brings the workflow up to date first, then writes reports/report.zip (the workflow catalog's
@@ -27,18 +37,18 @@ reproduce: $(STAMP)
 # one self-contained HTML file instead; e.g. make report SNAKEMAKE_ARGS="--configfile
 # config/smoke.yaml" for the smoke run's report.
 REPORT ?= reports/report.zip
-report: $(STAMP)
+report: $(STAMP) tex
 	$(BIN)/snakemake --cores $(CORES) $(SNAKEMAKE_ARGS)
 	$(BIN)/snakemake --report $(REPORT) $(SNAKEMAKE_ARGS)
 
 # Every rule at a tiny scale; writes only results/smoke/ and reports/smoke/ (never the committed
 # paper-scale reports/ or the README).
-smoke: $(STAMP)
+smoke: $(STAMP) tex
 	$(BIN)/snakemake --cores 2 --configfile config/smoke.yaml
 
 # The verdict-stability sweep (every seed-dependent check under the further root seeds of
 # stability.seeds), then the default target, whose claims gain the `stability` column.
-stability: $(STAMP)
+stability: $(STAMP) tex
 	$(BIN)/snakemake --cores $(CORES) verdict_stability $(SNAKEMAKE_ARGS)
 	$(BIN)/snakemake --cores $(CORES) $(SNAKEMAKE_ARGS)
 
@@ -50,7 +60,7 @@ config-docs: $(STAMP)
 dryrun: $(STAMP)
 	$(BIN)/snakemake -n --cores $(CORES)
 
-test: $(STAMP)
+test: $(STAMP) tex
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: $(STAMP)

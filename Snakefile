@@ -37,7 +37,7 @@ rule all:
         f"{REPORTS}/claims_apart.csv",
         f"{REPORTS}/claims.md",
         f"{REPORTS}/claims_at_a_glance.md",
-        expand(f"{REPORTS}/{{paper}}/replication.md", paper=registry.PAPERS),
+        expand(f"{REPORTS}/{{paper}}/replication.{{ext}}", paper=registry.PAPERS, ext=["md", "pdf"]),
         f"{REPORTS}/tables/all_tables.tex",
         REPORT_CAPTIONS,
         f"{REPORTS}/notebooks/explore.html",

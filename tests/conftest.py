@@ -10,7 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from workflow_runner import copy_workflow, run_snakemake, snapshot, start_slurm_command
+from workflow_runner import (
+    copy_workflow,
+    ensure_apt_packages,
+    run_snakemake,
+    snapshot,
+    start_slurm_command,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 # The smoke config's extra algorithms are "examples.<module>:<Class>", importable from
@@ -77,6 +83,9 @@ def smoke_run(repo, tmp_path_factory):
 def _build_smoke_run(repo: Path, work: Path) -> None:
     if work.exists():  # a build interrupted in this session's directory: start afresh
         shutil.rmtree(work)
+    from dpbandits.workflow.pdf_report import TEX_PACKAGES
+
+    ensure_apt_packages("pdflatex", list(TEX_PACKAGES))  # the replication PDFs (make test: `make tex`)
     copy_workflow(repo, work, checkout=True)
     committed = {**snapshot(work, "reports"), "README.md": (work / "README.md").read_bytes()}
     proc = run_snakemake(work, "--cores", "2", "--configfile", "config/smoke.yaml")

@@ -4,6 +4,8 @@ and the figures beside the claims they support."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -87,7 +89,8 @@ def test_the_numbers_and_figures_come_from_the_run():
 
 
 def test_no_figure_no_link_and_an_unknown_paper_is_an_error():
-    assert "![" not in _render(figures=())
+    text = _render(figures=())
+    assert re.findall(r"!\[[^]]*\]\(([^)]+)\)", text) == ["../figures/online/claims_summary.png"]  # the summary only
     with pytest.raises(ValueError, match="no claims of paper 'dueling'"):
         render_replication_report("dueling", "t", _claims(), _apart(), _checks(), [], "", "paper", 1, [1], [])
 
@@ -161,3 +164,13 @@ def test_figure_and_table_claims_show_the_papers_figure_and_link_its_table():
     assert "[`table2_reward_ratio.csv`](../tables/online/table2_reward_ratio.csv)" in tab2
     thm1 = text[text.index("### `Thm1`"):text.index("### `Thm8`")]
     assert "fig1.png" not in thm1  # a theorem shows no paper figure
+
+
+def test_a_power_note_keeps_the_brackets_inside_it():
+    """The shifted CI inside a power note ("... shifted there [0.09, 0.12] gives FAIL") is part of
+    the note, not its end."""
+    from dpbandits.evidence.replication import _power_text
+
+    claim = "slope in band [power against an exponent off: the same CI shifted there [0.09, 0.12] gives FAIL] tail"
+    assert _power_text(claim) == "power against an exponent off: the same CI shifted there [0.09, 0.12] gives FAIL"
+    assert _power_text("no note [0.1, 0.2]") == ""

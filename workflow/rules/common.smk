@@ -440,6 +440,27 @@ def report_caption_templates():
     )
 
 
+def replication_report_figures(wildcards):
+    """The figures of one paper (PNG) that its replication report may show beside its claims."""
+    return [
+        f
+        for f in check_figures(wildcards.paper) + online_figures() + paper_figures()
+        if f.endswith(".png") and f"/figures/{wildcards.paper}/" in f
+    ]
+
+
+def replication_report_tables(wildcards):
+    """The paper's tables (CSV) its replication report links from its table claims."""
+    return [f for f in paper_figures() if f.endswith(".csv") and f"/tables/{wildcards.paper}/" in f]
+
+
+def replication_pdf_figures(wildcards):
+    """The vector figures the PDF report embeds: the PDF beside every PNG the Markdown may show."""
+    pngs = replication_report_figures(wildcards)
+    pngs.append(f"{REPORTS}/figures/{wildcards.paper}/claims_summary.png")
+    return [f.removesuffix(".png") + ".pdf" for f in pngs]
+
+
 def paper_checks_tables():
     return expand(
         f"{REPORTS}/tables/{{paper}}/checks.{{ext}}",

@@ -1,4 +1,4 @@
-# The reviewer's view: one replication report per paper (reports/<paper>/replication.md),
+# The reviewer's view: one replication report per paper (reports/<paper>/replication.md and .pdf),
 # captions with verdicts for `snakemake --report` (make report), one standalone LaTeX document of
 # every table, the claims-at-a-glance summary and the executed exploration notebook.
 
@@ -8,6 +8,7 @@ localrules:
     all_tables,
     claims_at_a_glance,
     replication_report,
+    replication_report_pdf,
 
 
 rule report_captions:
@@ -87,14 +88,9 @@ rule replication_report:
         claims=f"{REPORTS}/claims.csv",
         apart=f"{REPORTS}/claims_apart.csv",
         checks=f"{REPORTS}/checks.csv",
-        figures=lambda w: [
-            f
-            for f in check_figures(w.paper) + online_figures() + paper_figures()
-            if f.endswith(".png") and f"/figures/{w.paper}/" in f
-        ],
-        tables=lambda w: [
-            f for f in paper_figures() if f.endswith(".csv") and f"/tables/{w.paper}/" in f
-        ],
+        figures=replication_report_figures,
+        tables=replication_report_tables,
+        summary=f"{REPORTS}/figures/{{paper}}/claims_summary.png",
         design="workflow/report/{paper}/design.md",
     output:
         f"{REPORTS}/{{paper}}/replication.md",
@@ -116,6 +112,69 @@ rule replication_report:
             log,
             workflow,
         )
+
+
+rule replication_report_pdf:
+    """One paper's replication report typeset by pdflatex (reports/<paper>/replication.pdf), its
+    figures embedded as vector PDFs; needs TeX (`make tex` installs it on Debian or Ubuntu)."""
+    input:
+        report=f"{REPORTS}/{{paper}}/replication.md",
+        figures=replication_pdf_figures,
+    output:
+        f"{REPORTS}/{{paper}}/replication.pdf",
+    log:
+        f"{LOGS}/report/replication_pdf_{{paper}}.log",
+    wildcard_constraints:
+        paper="|".join(registry.PAPERS),
+    params:
+        config=job_config(),
+        code=code("replication_pdf"),
+    run:
+        run_job(
+            script("replication_pdf"),
+            input,
+            output,
+            params,
+            wildcards,
+            log,
+            workflow,
+        )
+
+
+# The one-figure summary atop each replication report (online_claims_summary, ...): the paper's
+# claims by type and verdict, the errata marked.
+for paper in registry.PAPERS:
+
+    rule:
+        name:
+            f"{paper}_claims_summary"
+        input:
+            f"{REPORTS}/claims.csv",
+        output:
+            pdf=f"{REPORTS}/figures/{paper}/claims_summary.pdf",
+            png=report(
+                f"{REPORTS}/figures/{paper}/claims_summary.png",
+                caption=report_caption(paper, "claims_summary"),
+                category=paper,
+                subcategory="Figure: claims by type and verdict",
+            ),
+        log:
+            f"{LOGS}/{paper}/claims_summary.log",
+        localrule: True
+        params:
+            paper=paper,
+            config=job_config(),
+            code=code("claims_summary"),
+        run:
+            run_job(
+                script("claims_summary"),
+                input,
+                output,
+                params,
+                wildcards,
+                log,
+                workflow,
+            )
 
 
 rule explore_notebook:
