@@ -103,8 +103,11 @@ def test_rows_apart_and_rows_of_no_claim_are_never_counted_as_the_papers():
     assert "| `online` (Hu) | 3 | 1 | 0 | 0 | 2 | 0 errata, 0 contradicted, 0 not reproduced | 0, 0 " \
            "| 3 (2/3 PASS; FAIL: `B8`), 1 not in the inventory | - |" in table
     assert "Scale of these verdicts: smoke." in table
+    linked = render_claims_at_a_glance(claims, apart, TITLES, "smoke", "reports/smoke")
+    assert ("| [`online`](reports/smoke/online/replication.md) (Hu; [PDF](reports/smoke/online/replication.pdf)) "
+            "| 3 | 1 |") in linked and "links its replication report" in linked
     md = render_claims_markdown(claims, apart, TITLES, "smoke")
-    assert table.split("\n\n")[0] in md
+    assert render_claims_at_a_glance(claims, apart, TITLES, "smoke", ".").split("\n\n")[0] in md  # linked beside it
     assert "- `Lem6` (no_check): statement of Lem6 Why: a proof step inside Theorem 5's proof" in md
     assert "| specification | `B8` FAIL | the specification's sanity bar |" in md
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ("README.md", "CONTRIBUTING.md")
+DOCS = ("README.md", "CONTRIBUTING.md", "docs/verdicts.md", "docs/workflow.md", "docs/library.md")
 PAPERS = ("online", "dueling", "quantile", "contextual")
-TOP = ("src/", "workflow/", "config/", "tests/", "benchmarks/", "examples/", "reports/", "profiles/",
+TOP = ("src/", "workflow/", "config/", "tests/", "benchmarks/", "examples/", "reports/", "profiles/", "docs/",
        ".ci/")
 UNTRACKED = ("results/", "logs/", "reports/smoke", "reports/report.html", "reports/report.zip")
 TOKEN = re.compile(r"`([^`\s]+)`")

@@ -21,7 +21,8 @@ from dpbandits.workflow.provenance import code_digest, import_closure, select_co
 SMOKE = ["--cores", "2", "--configfile", "config/smoke.yaml"]
 
 # the rules downstream of every claim: they rerun whenever any check does
-REPORTING = {"checks", "claims", "claims_at_a_glance", "replication_report", "report_captions", "all_tables",
+REPORTING = {"checks", "claims", "claims_at_a_glance", "replication_report", "replication_report_pdf",
+             *[f"claims_summary_{p}" for p in registry.PAPERS], "report_captions", "all_tables",
              "explore_notebook", "all"}
 
 

@@ -289,7 +289,7 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "dueling_design_solver", "dueling_private_mle", "dueling_alg1_vs_alg2",
                  "dueling_maxinp_simulate", "dueling_checks_table", "report_captions", "all_tables",
                  "claims_at_a_glance", "replication_report", "replication_report_pdf",
-                 *[f"{p}_claims_summary" for p in ("online", "dueling", "quantile", "contextual")],
+                 *[f"claims_summary_{p}" for p in ("online", "dueling", "quantile", "contextual")],
                  "explore_notebook",
                  "quantile_simulate", "quantile_fig1_gap_curves", "quantile_fig2_quantile_difference",
                  "quantile_fig3_seq_sample_complexity", "quantile_fig4_tails_and_privacy",

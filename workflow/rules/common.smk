@@ -13,7 +13,20 @@ from dpbandits.workflow.jobs import run_job
 from dpbandits.workflow.guard import prepare_workdir
 from dpbandits.workflow import signals
 
-CONFIG_SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
+# The workflow's own files (schema, entry points, report templates), wherever it runs: in this
+# checkout, or used as a Snakemake module by a deployment (snakedeploy deploy-workflow) whose
+# working directory holds only its config; workflow.basedir would be the deployment's folder.
+WORKFLOW_ROOT = Path(workflow.current_basedir.get_path_or_uri(secret_free=True)).parents[1]
+CONFIG_SCHEMA = WORKFLOW_ROOT / "workflow" / "schemas" / "config.schema.yaml"
+
+
+def workflow_file(relative):
+    """A file of the workflow as an input path: relative when the workflow runs in its own
+    checkout (as always here), absolute when a deployment uses it as a module."""
+    path = WORKFLOW_ROOT / relative
+    return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
+
+
 # A --configfile is the whole configuration (each must be complete, checked below): the workflow's
 # own config/config.yaml fills in nothing it leaves out (a figure setting, extra_algorithms);
 # --config key=value still overrides. Snakemake would merge the two.
@@ -51,7 +64,7 @@ MAIN = f"{RESULTS}/seed{SEED}"  # the run the reports show
 EXACT = f"{RESULTS}/exact"
 REPORTS = "reports" if SCALE == "paper" else f"reports/{SCALE}"
 LOGS = f"logs/{SCALE}"
-SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
+SCRIPTS = WORKFLOW_ROOT / "workflow" / "scripts"
 
 
 wildcard_constraints:
@@ -430,13 +443,15 @@ def report_caption(paper, name):
     """Caption of a report item: workflow/report/<paper>/<name>.rst rendered with the verdicts of
     the checks it names (rule report_captions), as a path relative to workflow/rules/.
     """
+    if WORKFLOW_ROOT != Path.cwd():  # used as a module: the captions are in the deployment's folder
+        return str(Path.cwd() / REPORT_CAPTIONS / paper / f"{name}.rst")
     return f"../../{REPORT_CAPTIONS}/{paper}/{name}.rst"
 
 
 def report_caption_templates():
     return sorted(
-        str(p.relative_to(workflow.basedir))
-        for p in (Path(workflow.basedir) / "workflow" / "report").glob("*/*.rst")
+        workflow_file(p.relative_to(WORKFLOW_ROOT))
+        for p in (WORKFLOW_ROOT / "workflow" / "report").glob("*/*.rst")
     )
 
 

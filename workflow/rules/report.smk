@@ -91,7 +91,7 @@ rule replication_report:
         figures=replication_report_figures,
         tables=replication_report_tables,
         summary=f"{REPORTS}/figures/{{paper}}/claims_summary.png",
-        design="workflow/report/{paper}/design.md",
+        design=workflow_file("workflow/report/{paper}/design.md"),
     output:
         f"{REPORTS}/{{paper}}/replication.md",
     log:
@@ -141,13 +141,14 @@ rule replication_report_pdf:
         )
 
 
-# The one-figure summary atop each replication report (online_claims_summary, ...): the paper's
-# claims by type and verdict, the errata marked.
+# The one-figure summary atop each replication report (claims_summary_online, ...): the paper's
+# claims by type and verdict, the errata marked. Named after the reviewer's view it belongs to, like
+# replication_report, which also reruns for every paper whenever the claims table changes.
 for paper in registry.PAPERS:
 
     rule:
         name:
-            f"{paper}_claims_summary"
+            f"claims_summary_{paper}"
         input:
             f"{REPORTS}/claims.csv",
         output:
@@ -181,7 +182,7 @@ rule explore_notebook:
     """Execute the exploration notebook on this run (claims, aggregated results) and render it
     to HTML, so that it never goes stale."""
     input:
-        notebook="workflow/notebooks/explore.ipynb",
+        notebook=workflow_file("workflow/notebooks/explore.ipynb"),
         claims=f"{REPORTS}/checks.csv",
         online=f"{MAIN}/agg/online/figures.parquet",
         dueling=explore_notebook_dueling_inputs(),

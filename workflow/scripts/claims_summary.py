@@ -1,4 +1,4 @@
-"""Entry point of the rules <paper>_claims_summary: the paper's claims by type and verdict, the
+"""Entry point of the rules claims_summary_<paper>: the paper's claims by type and verdict, the
 figure atop its replication report (dpbandits.evidence.replication.plot_claims_summary)."""
 
 import pandas as pd

@@ -260,11 +260,13 @@ def _apart_cell(apart: pd.DataFrame) -> str:
 
 
 def render_claims_at_a_glance(claims: pd.DataFrame, apart: pd.DataFrame, titles: Mapping[str, str],
-                              scale: str = "") -> str:
+                              scale: str = "", reports: str = "") -> str:
     """Per paper, the claims of the paper by verdict (the unit a reviewer counts), how many FAILs
     are errata, contradictions and figures not reproduced, how many claims are INCONCLUSIVE because
     their seeds disagree or because they follow from another finding, the check rows counted
-    apart (not claims of the paper) and the ids of the failing claims."""
+    apart (not claims of the paper) and the ids of the failing claims. With ``reports`` (the
+    reports folder, relative to where the table is read: ``reports`` from the README), each paper
+    links its replication report and its PDF."""
     lines = ["| paper | claims | PASS | FAIL | INCONCLUSIVE | unchecked | FAILs: errata, contradicted, not reproduced "
              "| INCONCLUSIVE: seeds split, consequence of another finding | check rows counted apart (PASS/judged) "
              "| failing claims |",
@@ -280,11 +282,15 @@ def render_claims_at_a_glance(claims: pd.DataFrame, apart: pd.DataFrame, titles:
 
     for paper, mine in claims.groupby("paper", sort=True):
         name = f"`{paper}` ({titles[paper].split(',')[0]})" if paper in titles else f"`{paper}`"
+        if reports and paper in titles:
+            name = (f"[`{paper}`]({reports}/{paper}/replication.md) ({titles[paper].split(',')[0]}; "
+                    f"[PDF]({reports}/{paper}/replication.pdf))")
         lines.append(row(name, mine, apart[apart["paper"] == paper]))
     lines.append(row("**all**", claims, apart, ids=False))
     lines += ["", "Each claim of a paper counts once, whatever the number of its check rows (`claims.md`: the "
               "claims, where each is stated, the rule from rows to a claim's verdict; `checks.md`: every check "
               "row). A claim is PASS or FAIL only if every root seed of the stability sweep gives that verdict."
+              + (" Each paper's name links its replication report, the document to read first." if reports else "")
               + (f" Scale of these verdicts: {scale}." if scale else "")]
     return "\n".join(lines)
 
@@ -307,7 +313,7 @@ def render_claims_markdown(claims: pd.DataFrame, apart: pd.DataFrame, titles: Ma
              "checks do not run at this scale). Check rows that are not a claim of the paper (controls, a",
              "comparator's own claims, the specification's corrections, implementation tests, identities,",
              "additions) are counted apart, at the end of each paper's section.", "",
-             "## At a glance", "", render_claims_at_a_glance(claims, apart, titles, scale), ""]
+             "## At a glance", "", render_claims_at_a_glance(claims, apart, titles, scale, "."), ""]
     for paper, mine in claims.groupby("paper", sort=True):
         counts = mine["verdict"].value_counts()
         lines += [f"## {paper}: {titles.get(paper, '')}".rstrip(": "), "",
