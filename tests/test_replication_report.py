@@ -174,3 +174,50 @@ def test_a_power_note_keeps_the_brackets_inside_it():
     claim = "slope in band [power against an exponent off: the same CI shifted there [0.09, 0.12] gives FAIL] tail"
     assert _power_text(claim) == "power against an exponent off: the same CI shifted there [0.09, 0.12] gives FAIL"
     assert _power_text("no note [0.1, 0.2]") == ""
+
+
+# A value quoted by hand: a decimal with two or more places, or a number in e-notation.
+_QUOTED = re.compile(r"(?<![\w.])-?\d+\.\d{2,}(?:e[-+]?\d+)?|(?<![\w.])\d+(?:\.\d+)?e[-+]?\d+")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def _written(token: str, pool: list[float]) -> bool:
+    """``token`` is one of ``pool`` at the precision it is written with (0.94 for 0.9492 fails,
+    0.95 passes; 1.9e5 stands for anything in [1.85e5, 1.95e5])."""
+    mantissa, _, exponent = token.partition("e")
+    places = len(mantissa.partition(".")[2])
+    tolerance = 0.5 * 10.0 ** -places * 10.0 ** int(exponent or 0) * (1 + 1e-9)
+    return any(abs(abs(x) - abs(float(token))) <= tolerance for x in pool)
+
+
+@pytest.mark.parametrize("paper", ["online", "dueling", "quantile", "contextual"])
+def test_every_value_a_claim_note_quotes_is_one_the_last_run_wrote(repo, paper):
+    """The claim inventories' notes are hand-written and rendered into claims.md and the reports;
+    a value they quote (a slope, a bound, a ratio) must be a number the committed paper-scale run
+    wrote for that paper (a row's value, CI, or a number in its text, statistic or criterion) or
+    one of the paper's text or its specification, at the precision the note writes it. A check
+    whose value moves makes the note that quoted it fail here: point at the row instead."""
+    from dpbandits.evidence.inventory import SOURCES, load_inventory
+
+    papers = repo.parent / "shared" / "papers"
+    if not papers.is_dir():
+        pytest.skip("../shared/papers (the papers' text and specifications) is not beside the checkout")
+    rows = pd.read_csv(repo / "reports/checks.csv", dtype=str, keep_default_na=False)
+    rows = rows[rows["paper"] == paper]
+    pool = [float(v) for column in ("value", "ci_low", "ci_high") for v in rows[column] if v not in ("", "nan")]
+    for column in ("claim", "statistic", "criterion"):
+        pool += [float(t) for text in rows[column] for t in _NUMBER.findall(text)]
+    source = SOURCES[paper]
+    texts = (papers / "source" / source).read_text() + (papers / source.replace(".txt", ".md")).read_text()
+    pool += [float(t) for t in _NUMBER.findall(texts)]
+    claims, apart = load_inventory(paper)
+    stale = [(c.claim_id, token) for c in claims for token in _QUOTED.findall(f"{c.note} {c.unchecked}")
+             if not _written(token, pool)]
+    stale += [(a.checks, token) for a in apart for token in _QUOTED.findall(a.why) if not _written(token, pool)]
+    assert not stale, f"values quoted by hand that the last paper-scale run did not write: {stale}"
+
+
+def test_a_quoted_value_is_matched_at_its_own_precision():
+    assert _written("0.95", [0.9492]) and not _written("0.94", [0.9492])
+    assert _written("1.9e5", [1.87e5]) and not _written("1.9e5", [1.8e5])
+    assert _written("-0.87", [0.866])  # a slope quoted with its sign, the row's magnitude

@@ -130,8 +130,8 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "DP-EBS-Elimination's regret is O~(sum_i log(KT)/Delta_i + K/eps): after the last elimination it "
         "grows only logarithmically in T.",
         checks=("B3-SLOPE", "B3-RATIO"),
-        note="B3-SLOPE is INCONCLUSIVE (undecided: worst slope 0.10 [0.015, 0.167] against 0.15) and its "
-             "verdict differs across root seeds (stability 4/5); B3-RATIO passes, but at eps = 0.5 its window "
+        note="B3-SLOPE is INCONCLUSIVE (undecided: the worst slope's CI straddles the band's edge 0.15; the "
+             "row gives its value and its stability over the root seeds); B3-RATIO passes, but at eps = 0.5 its window "
              "has 2 horizons, so lack of fit cannot be assessed there. The abstract (line 7), Section 1.1 "
              "(line 44) and the Conclusion (line 325) restate this bound. " + _CALIBRATED),
     PaperClaim(
@@ -146,9 +146,9 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "independent of the gaps.",
         checks=("B4", "B5", "B6-OVERHEAD", "B7", "B9-CENTRAL"),
         note="one finding, several rows: B4 (overhead ~ 1/eps, F1 K = 4, slope 0.94) and B9-CENTRAL (the same "
-             "runs and the same fit as B4; only the bootstrap differs) count once; B5 is the K law (slope 1.16 "
+             "runs and the same fit as B4; only the bootstrap differs) count once; B5 is the K law (the slope "
              "in K - 1 at eps = 0.5); B7 rejoins B4's and B5's runs and checks overhead / ((K-1)/(4 eps)) is "
-             "flat within 5x, a rule that accepts any exponent in [0.47, 1.53] (power shown only against a K^2 "
+             "flat within 5x, a rule that accepts any exponent s with |s - 1| <= 0.53 (power shown only against a K^2 "
              "law, the eps/K budget split's). B7 is an upper-bound property of Algorithm 1, not a test of "
              "Theorem 2's lower bound. B4, B9-CENTRAL and B5 are powered against an exponent off (eps^-2, the "
              "local model's rate; K^2). B6-OVERHEAD: the overhead does not depend on the gap (power against "
@@ -168,7 +168,7 @@ CLAIMS: tuple[PaperClaim, ...] = (
              "fixes the streams: in the algorithm the positions of a user's elements depend on earlier releases "
              "(continual release with adaptively chosen inputs), which it does not exercise. A5-R1: the "
              "specification's reading R1 (one counter element per left play) against the own-index reading of "
-             "step 4, which leaks through the stream lengths (A5-LITERAL, a control, lower bound 2.29 > eps = 1); "
+             "step 4, which leaks through the stream lengths (A5-LITERAL, a control, lower bound above eps = 1); "
              "the paper's text does not fix what a counter receives when o_t = 0. The accounting itself is the "
              "white-box A3 (identity, counted apart): one counter, two elements. The end-to-end audit of the "
              "algorithm's elimination times (A5-ALG1) tests Theorem 1's privacy statement (Thm1-private-eps)."),
@@ -272,7 +272,7 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "A DP algorithm whose regret is at most T/2 on every preference matrix plays every arm at least "
         "1/eps times in expectation.",
         checks=("B7-LEMMA11",),
-        note="INCONCLUSIVE (no power): run on Algorithm 1, which plays every arm about 1.9e5/eps times; a "
+        note="INCONCLUSIVE (no power): run on Algorithm 1, which plays every arm far more than 1/eps times; a "
              "refutation needs a DP algorithm that plays some arm fewer than 1/eps times. The proof's numeric "
              "slips (T/2 vs T/8, 1/1000 vs 0.0001, delta ignored; erratum 15) are not checked"),
     # ---- section 5: d-dimensional -------------------------------------------------------------
@@ -422,7 +422,7 @@ APART: tuple[CountedApart, ...] = (
                  "Algorithm 2's Laplace scale x0.5 (a release that is only 2 eps-DP, also A5-ALG2's power)"),
     CountedApart("A5-ALG1-POWER", "control",
                  "the A5-ALG1 audit's power against a quarter of the counters' noise (2 eps-DP by the eps/2 "
-                 "accounting): not caught (0.083), so the audit sees only gross leaks"),
+                 "accounting): not caught (its lower bound is the row's value), so the audit sees only gross leaks"),
     CountedApart("A5-LITERAL", "control",
                  "negative control: the own-index reading of Algorithm 1's step 4 (the paper's text does not fix it) "
                  "is caught by the targeted audit; A5-R1's power"),
