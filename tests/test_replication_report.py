@@ -221,3 +221,66 @@ def test_a_quoted_value_is_matched_at_its_own_precision():
     assert _written("0.95", [0.9492]) and not _written("0.94", [0.9492])
     assert _written("1.9e5", [1.87e5]) and not _written("1.9e5", [1.8e5])
     assert _written("-0.87", [0.866])  # a slope quoted with its sign, the row's magnitude
+
+
+def test_the_deviations_open_constants_and_experience_come_between_the_findings_and_what_remains_open():
+    from dpbandits.evidence.replication import Deviation, OpenConstant, ReplicationNotes
+
+    notes = ReplicationNotes(
+        deviations=(Deviation("Lap(2/eps) beside Lap(1/eps)", "Theorem 8's noise is not eps-DP.", ("Thm8",)),),
+        open_constants=(OpenConstant("the bound's constant", "Theorem 3 states O(.) only", "C = 10", ("BT-5",)),
+                        OpenConstant("an unswept one", "Section 9", "1 to 2", ("NONE-*",))),
+        easy=("the schedule",), hard=("the horizons",))
+    text = render_replication_report("online", "t", _claims(), _apart(), _checks(), [], "", "paper", 1, [1], [],
+                                     notes=notes)
+    order = [text.index(h) for h in ("## 5. Findings", "## 6. Deviations from the paper, and why",
+                                     "## 7. Sensitivity to the constants the paper leaves open",
+                                     "## 8. What was easy and what was hard", "## 9. What remains open: inconclusive",
+                                     "## 10. What remains open: claims without", "## 11. Check rows counted apart")]
+    assert order == sorted(order)
+    assert "- **Lap(2/eps) beside Lap(1/eps)** Theorem 8's noise is not eps-DP. (claims: `Thm8`)" in text
+    constants = text[text.index("## 7."):text.index("## 8.")]
+    assert "**the bound's constant.** Theorem 3 states O(.) only; shown over C = 10." in constants
+    assert "| `BT-5` | PASS `supported` | 0.5 [0.4, 0.6] |" in constants  # the row's verdict and value, from the run
+    assert "No row of this run shows it." in constants
+    assert "Easy:\n\n- the schedule\n\nHard:\n\n- the horizons" in text
+    assert "counted apart (section 11)" in text
+
+
+def test_notes_without_deviations_or_experience_are_an_error():
+    from dpbandits.evidence.replication import Deviation, OpenConstant, ReplicationNotes
+
+    with pytest.raises(ValueError, match="deviations, what was easy and what was hard"):
+        ReplicationNotes(deviations=(), open_constants=(), easy=("x",), hard=("y",))
+    with pytest.raises(ValueError, match="say what departs"):
+        Deviation("", "why")
+    with pytest.raises(ValueError, match="the rows that show them"):
+        OpenConstant("c", "Section 1", "1 to 2", ())
+
+
+@pytest.mark.parametrize("paper", ["online", "dueling", "quantile", "contextual"])
+def test_every_paper_states_its_deviations_and_its_open_constants_show_rows_of_the_run(repo, paper):
+    """Each paper's notes (dpbandits.<paper>.checks.replication) name claims of its inventory, and
+    every open constant's rows exist in the committed paper-scale run; the notes quote no value of
+    the run by hand (the report prints the rows' values)."""
+    from dpbandits.evidence.inventory import load_inventory, matches
+    from dpbandits.evidence.replication import load_replication_notes
+
+    notes = load_replication_notes(paper)
+    ids = {c.claim_id for c in load_inventory(paper)[0]}
+    assert {c for d in notes.deviations for c in d.claims} <= ids
+    rows = pd.read_csv(repo / "reports/checks.csv", dtype=str, keep_default_na=False)
+    rows = rows[rows["paper"] == paper]
+    for k in notes.open_constants:
+        assert all(any(matches(p, i) for i in rows["check_id"]) for p in k.checks), (k.name, k.checks)
+    texts = [f"{d.what} {d.why}" for d in notes.deviations] + list(notes.easy) + list(notes.hard)
+    texts += [f"{k.name} {k.where} {k.values}" for k in notes.open_constants]
+    papers = repo.parent / "shared" / "papers"
+    if papers.is_dir():
+        from dpbandits.evidence.inventory import SOURCES
+
+        source = SOURCES[paper]
+        allowed = (papers / "source" / source).read_text() + (papers / source.replace(".txt", ".md")).read_text()
+        pool = [float(t) for t in _NUMBER.findall(allowed)]
+        quoted = [t for text in texts for t in _QUOTED.findall(text) if not _written(t, pool)]
+        assert not quoted, f"values of the run quoted by hand: {quoted}"

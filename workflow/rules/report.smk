@@ -101,7 +101,9 @@ rule replication_report:
     params:
         config=job_config("{paper}", "seed", "stability.seeds"),
         checks=lambda w: [[c.id, c.rule, c.title] for c in CHECKS[w.paper].values()],
-        code=code("replication_report"),
+        code=code(
+            "replication_report", *[f"dpbandits.{paper}.checks.replication" for paper in CHECKS]
+        ),
     run:
         run_job(
             script("replication_report"),

@@ -12,19 +12,82 @@ Every number in it is read from the run's tables.
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pandas as pd
 
 from dpbandits.evidence.claims import value_with_ci
-from dpbandits.evidence.inventory import CLAIM_TYPES, CLAIM_VERDICTS, SOURCES, markdown_cell
+from dpbandits.evidence.inventory import (
+    CLAIM_TYPES,
+    CLAIM_VERDICTS,
+    SOURCES,
+    markdown_cell,
+    matches,
+)
 
 __all__ = ["render_replication_report", "figure_of_row", "paper_figures_of_claim", "plot_claims_summary",
-           "claims_summary_counts", "SUMMARY_FIGURE"]
+           "claims_summary_counts", "SUMMARY_FIGURE", "Deviation", "OpenConstant", "ReplicationNotes",
+           "load_replication_notes"]
 
 SUMMARY_FIGURE = "claims_summary"  # reports/figures/<paper>/claims_summary.{pdf,png}, atop the report
+
+@dataclass(frozen=True)
+class Deviation:
+    """Where this replication departs from the paper: ``what`` is done differently, ``why`` (the
+    paper is silent, an erratum, a setting out of reach, the specification's decision), and the
+    claims whose verdicts it touches."""
+
+    what: str
+    why: str
+    claims: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.what.strip() or not self.why.strip():
+            raise ValueError(f"Deviation {self.what!r}: say what departs from the paper and why")
+
+
+@dataclass(frozen=True)
+class OpenConstant:
+    """A constant the paper leaves open (``where`` it does), the ``values`` over which this
+    replication shows the verdicts, and the check rows that show them (ids or patterns): the
+    report prints each row's verdict and value, so the sensitivity is read off the run."""
+
+    name: str
+    where: str
+    values: str
+    checks: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not (self.name.strip() and self.where.strip() and self.values.strip() and self.checks):
+            raise ValueError(f"OpenConstant {self.name!r}: give where the paper leaves it open, the values "
+                             "shown and the rows that show them")
+
+
+@dataclass(frozen=True)
+class ReplicationNotes:
+    """What a paper's replication report says beyond its claims (``dpbandits.<paper>.checks.replication``):
+    the deviations from the paper, the constants it leaves open, and what was easy and what was
+    hard to reproduce. Hand-written; they quote no value a run writes (the rows give those)."""
+
+    deviations: tuple[Deviation, ...]
+    open_constants: tuple[OpenConstant, ...]
+    easy: tuple[str, ...]
+    hard: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not (self.deviations and self.easy and self.hard):
+            raise ValueError("ReplicationNotes: every paper's report states its deviations, what was easy "
+                             "and what was hard")
+
+
+def load_replication_notes(paper: str) -> ReplicationNotes:
+    """The paper's :class:`ReplicationNotes` (``dpbandits.<paper>.checks.replication.NOTES``)."""
+    return importlib.import_module(f"dpbandits.{paper}.checks.replication").NOTES
+
 
 CONVENTIONS = (
     "Every check row compares a statistic's confidence interval (95% unless the row says otherwise: "
@@ -84,6 +147,31 @@ def _row_ids(listed: str) -> list[str]:
     return [item.split()[0] for item in str(listed).split(",") if item.strip()]
 
 
+def _notes_sections(notes: ReplicationNotes, rows: pd.DataFrame) -> list[str]:
+    """Sections 6-8: the deviations, the open constants with the verdicts of the rows that show
+    them (read from the run), and what was easy and what was hard."""
+    out = ["## 6. Deviations from the paper, and why", ""]
+    for d in notes.deviations:
+        touched = f" (claims: {', '.join(f'`{c}`' for c in d.claims)})" if d.claims else ""
+        out.append(f"- **{d.what}** {d.why}{touched}")
+    out += ["", "## 7. Sensitivity to the constants the paper leaves open", ""]
+    if not notes.open_constants:
+        out += ["None: every constant the checks need is given by the paper or fixed by its text.", ""]
+    for k in notes.open_constants:
+        shown = rows[[any(matches(p, i) for p in k.checks) for i in rows["check_id"]]]
+        out += [f"**{k.name}.** {k.where[:1].upper()}{k.where[1:]}; shown over {k.values}.", ""]
+        if shown.empty:
+            out += ["No row of this run shows it.", ""]
+            continue
+        out += ["| check row | verdict | value [CI] |", "|---|---|---|"]
+        out += ["| " + " | ".join(markdown_cell(x) for x in (f"`{c['check_id']}`", f"{c['verdict']} `{c['reason']}`",
+                                                           _value(c))) + " |" for _, c in shown.iterrows()]
+        out.append("")
+    out += ["## 8. What was easy and what was hard to reproduce", "", "Easy:", ""]
+    out += [f"- {x}" for x in notes.easy] + ["", "Hard:", ""] + [f"- {x}" for x in notes.hard] + [""]
+    return out
+
+
 def _power_text(claim: str) -> str:
     """The ``[power against ...]`` note of a row's text, brackets inside it kept (a shifted CI)."""
     start = claim.find("[power against ")
@@ -133,7 +221,7 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
                               checks: pd.DataFrame, figures: Sequence[str], settings: str,
                               scale: str, seed: int, sweep_seeds: Sequence[int],
                               registry: Sequence[tuple[str, str, str]], design: str = "",
-                              tables: Sequence[str] = ()) -> str:
+                              tables: Sequence[str] = (), notes: ReplicationNotes | None = None) -> str:
     """The report of ``paper`` (module docstring). ``claims`` / ``apart`` / ``checks``: the run's
     claims.csv, claims_apart.csv and checks.csv (every paper; text columns); ``figures``: the
     names (no extension) of the paper's figures in ``reports/figures/<paper>/``; ``settings``: the
@@ -142,13 +230,15 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
     ``workflow/report/<paper>/design.md``: settings, conventions, files; no results); ``figures``
     also holds the paper's figures as this run draws them (``fig<N>...``), shown beside the figure
     claims, and ``tables`` the names of its tables (``reports/tables/<paper>/<name>.csv``), linked
-    from the table claims."""
+    from the table claims; ``notes``: the paper's deviations, open constants and what was easy and
+    hard (:class:`ReplicationNotes`; sections 6-8, left out without them)."""
     mine = claims[claims["paper"] == paper].reset_index(drop=True)
     rows = checks[checks["paper"] == paper].reset_index(drop=True)
     mine_apart = apart[apart["paper"] == paper]
     if mine.empty:
         raise ValueError(f"no claims of paper {paper!r} in the claims table")
     counts = mine["verdict"].value_counts()
+    open_at = 6 if notes is None else 9  # sections 6-8 hold the notes
     lines = [f"# Replication report: {title}", "",
              f"Generated by the workflow (rule `replication_report`, {scale} scale, root seed {seed}) from the "
              "claim inventory and the check rows of this run; never edited by hand. The claims of every paper "
@@ -161,7 +251,7 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
              "each with its section and line range): every numbered result, every statement about a figure or "
              "table, and the statements found to be errata. "
              + ", ".join(f"{counts.get(v, 0)} {v}" for v in CLAIM_VERDICTS) + f"; {len(mine_apart)} check rows "
-             "are counted apart (section 8).", "",
+             f"are counted apart (section {open_at + 2}).", "",
              "| claim | where (lines) | type | statement |", "|---|---|---|---|"]
     for r in mine.itertuples(index=False):
         lines.append("| " + " | ".join(markdown_cell(x) for x in (f"`{r.claim_id}`", f"{r.location} ({r.lines})", r.type,
@@ -187,10 +277,12 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
             ("FAIL", ("contradicted", "not_reproduced"), "## 5. Findings against the paper",
              "None: no claim is contradicted where it applies, and every figure reading judged at the paper's "
              "settings came out."),
-            ("INCONCLUSIVE", None, "## 6. What remains open: inconclusive claims",
+            ("INCONCLUSIVE", None, f"## {open_at}. What remains open: inconclusive claims",
              "None."),
-            ("UNCHECKED", None, "## 7. What remains open: claims without a verdict, and why",
+            ("UNCHECKED", None, f"## {open_at + 1}. What remains open: claims without a verdict, and why",
              "None.")):
+        if heading.startswith(f"## {open_at}.") and notes is not None:
+            lines += _notes_sections(notes, rows)
         sel = mine[(mine["verdict"] == verdict) & (mine["reason"].isin(reasons) if reasons else True)]
         lines += [heading, ""]
         if sel.empty:
@@ -201,7 +293,7 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
             lines.append(f"- `{r.claim_id}` ({r.location}; `{r.reason}`{seeds}): {r.statement}"
                          + (f" {r.note}" if r.note else ""))
         lines.append("")
-    lines += ["## 8. Check rows counted apart", "",
+    lines += [f"## {open_at + 2}. Check rows counted apart", "",
               "Rows that are not claims of the paper (controls, a comparator's own claims, the specification's "
               "corrections, implementation tests, identities, additions), with why.", ""]
     if mine_apart.empty:
