@@ -23,7 +23,13 @@ class is a black box, so the control is the closest mutant it exposes:
   claimed budget, so a correct, reasonably tight algorithm leaks about 1/m times more).
 
 Either way an uncaught control means the audit has no power on this algorithm: its verdict is
-INCONCLUSIVE (no_power), never a PASS. A PASS says only that this audit found no violation where
+INCONCLUSIVE (no_power), never a PASS. Beyond its own control, the row states what the audit
+could have found at its size: the same audit (table, neighbours, runs, confidence) on mutants of
+a correct algorithm of the family, one per class of leak (noise shrunk, composition ignored across
+releases, noise reused across releases, sensitivity understated;
+:mod:`dpbandits.online.checks.leaks`). A PASS is supported only when the audit catches every
+class there; otherwise the row says "no violation found at <size>; no power against <classes>"
+and is INCONCLUSIVE (no_power). A PASS says only that this audit found no violation where
 it could see a 1/m-fold one; a FAIL is a proof (at the stated confidence) that the claim is false.
 As for the paper's audits (:func:`dpbandits.evidence.guards.privacy_power`), a caught control is
 power of the claim's form only when it is a release at most 2 eps-DP (m >= 1/2); a grosser
@@ -32,7 +38,8 @@ control caught shows that the audit sees gross leaks, and the PASS stays INCONCL
 Every run of the audit is a run of the class itself: with its vectorised interface (``copies``)
 all copies advance together, otherwise one per-step object after the other, sharing one
 generator (runs are independent because they draw different numbers from it). Random streams:
-(root seed, "online", "audit", "extra", name, role) for role real / control, and
+(root seed, "online", "audit", "extra", name, role) for role real / control,
+(root seed, "online", "audit", "leaks", name, role) for the power table's reference and mutants, and
 (root seed, "online", "check", "X-REGRET") for the bootstraps.
 """
 
@@ -47,6 +54,7 @@ from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.online.checks.audits import BANDIT_TABLE
+from dpbandits.online.checks.leaks import LEAK_CLASSES, LeakPower, describe_power, leak_power
 from dpbandits.online.interface import (
     ExtraAlgorithm,
     check_algorithm_params,
@@ -58,8 +66,8 @@ from dpbandits.rng import make_rng
 from dpbandits.sim.reference import checked_arm, checked_arms
 from dpbandits.stats import bootstrap_ratio_of_means
 
-__all__ = ["class_action_codes", "audit_class", "audit_extra", "control_multiplier", "check_x_audit", "check_x_regret",
-           "AUDIT_ROUNDS"]
+__all__ = ["class_action_codes", "audit_class", "audit_extra", "audit_power", "audit_size", "control_multiplier",
+           "check_x_audit", "check_x_regret", "AUDIT_ROUNDS"]
 
 PAPER = "online"
 AUDIT_ROUNDS = (1, 3, 4)  # the rounds whose reward vector the neighbours mirror (as P-MC-BANDIT)
@@ -120,7 +128,8 @@ def control_multiplier(spec: ExtraAlgorithm, a: dict) -> float:
 
 def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditResult, AuditResult, str]:
     """The real audit, its negative control and the control's description (module docstring)
-    of one extra algorithm; ``a`` is the config section ``online.audit``."""
+    of one extra algorithm; ``a`` is the config section ``online.audit``. What the same audit
+    could have found: :func:`audit_power`."""
     cls = spec.load()
     eps = float(a["epsilon"])
     m = control_multiplier(spec, a)
@@ -143,25 +152,59 @@ def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
     return real, control, how
 
 
+def audit_power(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditResult, list[LeakPower]]:
+    """What the audit of ``spec`` could have found at its size: the same audit (its table,
+    neighbours, runs and confidence, at its claimed epsilon) on the correct reference of the family
+    and on one mutant per class of leak (:func:`dpbandits.online.checks.leaks.leak_power`).
+    Streams: (root seed, "online", "audit", "leaks", name, role)."""
+    eps, claimed = float(a["epsilon"]), spec.epsilon_accounting * float(a["epsilon"])
+
+    def run(cls, params, role):
+        rng = make_rng(root_seed, PAPER, "audit", "leaks", spec.name, role)
+        return audit_class(cls, params, eps, claimed, int(spec.audit_samples), rng, float(a["confidence"]))
+
+    return leak_power(run)
+
+
+def audit_size(result: AuditResult) -> str:
+    """The size an audit of :func:`audit_class` looked at, in words."""
+    return (f"K = 2, T = 8, {len(AUDIT_ROUNDS)} neighbouring tables (the reward vector of round "
+            f"{', '.join(str(h) for h in AUDIT_ROUNDS)} mirrored), {result.n_samples} runs per table, "
+            f"{result.n_events} events")
+
+
 def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, how: str,
-                scale: str, multiplier: float) -> list[Claim]:
+                scale: str, multiplier: float, power: list[LeakPower] | None = None) -> list[Claim]:
+    """The audit row and its control's; with ``power`` (:func:`audit_power`), the audit row
+    states what it could have found at its size, and a PASS not powered against every leak
+    class is INCONCLUSIVE no_power (module docstring)."""
     cid = f"X-AUDIT-{spec.check_id}"
     source = f"extra algorithm {spec.import_path} (not in the paper)"
     stat = "Clopper-Pearson lower bound on the privacy loss"
     caught = control.refuted
     verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
+    found, missed = describe_power(power) if power is not None else ("", [])
+    could = ""
+    if power is not None:
+        could = (f" [{'violation found' if real.refuted else 'no violation found'} at {audit_size(real)}; on "
+                 f"mutants of an eps-DP algorithm of the family, at this size the audit {found}]")
     what = (f"{spec.label} ({spec.name}), whole action sequence, K = 2, T = 8, one reward vector replaced, "
             f"claims {spec.epsilon_accounting:g} x epsilon")
-    found = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
+    shown = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
              f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
-    power = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
-                          f"negative control ({how})", found)
+    evidence = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
+                             f"negative control ({how})", shown)
+    if missed:  # the guards keep a PASS supported only against every class of leak the audit sees
+        evidence = {"power": None, "power_form": "",
+                    "power_note": (f"{evidence['power_note']}; but at this size the audit has no power against "
+                                   + ", ".join(LEAK_CLASSES[m][1] for m in missed))}
     main = Claim(PAPER, cid, source, "baseline",
-                 f"{what}: epsilon-DP at its claimed epsilon (black-box audit; tightest event: {real.best_event})",
+                 f"{what}: epsilon-DP at its claimed epsilon (black-box audit; tightest event: {real.best_event})"
+                 f"{could}",
                  stat, real.epsilon_lower_bound, np.nan, np.nan,
                  f"CP lower bound <= claimed epsilon = {real.epsilon:g} ({real.confidence:g} confidence, "
                  f"Bonferroni over {real.n_events} events x 2)", verdict, real.n_samples, scale,
-                 reason="" if caught else "no_power").with_evidence(**power)
+                 reason="" if caught else "no_power").with_evidence(**evidence)
     ctrl = Claim(PAPER, f"{cid}-CONTROL", source, "control",
                  f"negative control: {spec.label} {how} is caught by the audit", stat,
                  control.epsilon_lower_bound, np.nan, np.nan, f"lower bound > epsilon = {control.epsilon:g}",
@@ -175,7 +218,11 @@ def check_x_audit(root_seed: int, scale: str, a: dict) -> list[Claim]:
     rows = []
     for spec in extra_algorithms(a):
         real, control, how = audit_extra(spec, root_seed, a)
-        rows += _audit_rows(spec, real, control, how, scale, control_multiplier(spec, a))
+        reference, power = audit_power(spec, root_seed, a)
+        if reference.refuted:  # the correct reference refuted: the audit itself is broken
+            raise RuntimeError(f"the audit of {spec.name} refutes the eps-DP reference of its power table "
+                               f"(lower bound {reference.epsilon_lower_bound:.3g} > {reference.epsilon:g})")
+        rows += _audit_rows(spec, real, control, how, scale, control_multiplier(spec, a), power)
     return rows
 
 

@@ -1,0 +1,118 @@
+"""What the black-box audit of a researcher's online algorithm could have found
+(dpbandits.online.checks.leaks): the correct reference is not refuted, each mutant breaks the step
+its class names, the audit's power per class is measured at the audit's own size (a leak that
+grows with the releases is missed at T = 8 and caught at T = 16), and an audit row is a PASS
+`supported` only when every class is caught there."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dpbandits.audit import AuditResult
+from dpbandits.evidence.guards import judge_all
+from dpbandits.online import interface
+from dpbandits.online.checks.audits import BANDIT_TABLE
+from dpbandits.online.checks.extra import _audit_rows, audit_class
+from dpbandits.online.checks.leaks import (
+    LEAK_CLASSES,
+    EpochLeader,
+    LeakPower,
+    describe_power,
+    leak_power,
+)
+
+
+def _power(table, n=100_000, seed=1):
+    rng = np.random.default_rng(seed)
+    return leak_power(lambda cls, params, role: audit_class(cls, params, 1.0, 1.0, n, rng, 0.999, table=table))
+
+
+@pytest.fixture(scope="module")
+def power_t8():
+    return _power(BANDIT_TABLE)
+
+
+def test_the_reference_is_not_refuted_and_the_audit_sees_some_classes_at_t8(power_t8):
+    reference, power = power_t8
+    assert not reference.refuted
+    caught = {p.leak for p in power if p.caught}
+    assert {"noise_shrunk", "noise_reused"} <= caught  # measured: lower bounds about 1.5 and 1.3 > 1
+    assert "composition_ignored" not in caught  # T = 8: too few releases for the composed loss to show
+
+
+def test_a_leak_that_grows_with_the_releases_is_caught_on_a_longer_table():
+    table = np.tile(BANDIT_TABLE, (2, 1))  # T = 16: one more release before the end
+    reference, power = _power(table)
+    assert not reference.refuted
+    assert {p.leak: p.caught for p in power}["composition_ignored"]
+
+
+def _run(leak_kw, table, seed=0):
+    """One copy's released estimates after the whole table, and its actions."""
+    alg = EpochLeader(2, 1.0, table.shape[0], np.random.default_rng(seed), **leak_kw)
+    arms = []
+    for t in range(1, table.shape[0] + 1):
+        a = alg.select(t)
+        alg.update(t, a, table[t - 1, a])
+        arms.append(a)
+    alg.select(table.shape[0] + 1)  # the release that closes the last epoch
+    return alg, arms
+
+
+def test_each_mutant_breaks_the_step_its_class_names():
+    table = np.tile(BANDIT_TABLE, (2, 1))
+    free, _ = _run({"noise_multiplier": 0.0}, table)  # no noise: the released totals are the true sums
+    assert np.allclose(free.released, free.true_total)
+    composed, _ = _run({"leak": "composition", "noise_multiplier": 0.0}, table)
+    assert np.allclose(composed.released, composed.true_total)  # the cumulative sum, released again each epoch
+    reused, _ = _run({"leak": "reuse"}, table, seed=3)
+    # every epoch adds the same draw: the released total is the true total plus (epochs) x that draw
+    assert np.allclose(reused.released - reused.true_total, reused.epoch * reused.reused)
+    for leak, scale in (("sensitivity", 0.25), ("none", 1.0)):  # an epoch with 4 rewards of arm 0, none of arm 1
+        alg = EpochLeader(2, 1.0, 16, np.random.default_rng(0), leak=leak, copies=200_000)
+        alg.epoch_pulls[:, 0] = 4
+        alg._release()
+        # Lap(b) has sd sqrt(2) b: the mutant gives the 4-reward sum a mean's noise, Lap(1 / (4 eps))
+        assert np.std(alg.released[:, 0]) == pytest.approx(np.sqrt(2) * scale, rel=0.02)
+        assert np.std(alg.released[:, 1]) == pytest.approx(np.sqrt(2), rel=0.02)
+
+
+@pytest.mark.parametrize("kw", [{}, {"leak": "composition"}, {"leak": "reuse"}, {"leak": "sensitivity"}])
+def test_the_reference_and_its_mutants_honour_the_family_interface(kw):
+    assert isinstance(EpochLeader(2, 1.0, 8, np.random.default_rng(0), **kw), interface.BanditAlgorithm)
+    alg = EpochLeader(3, 0.5, 40, np.random.default_rng(1), copies=7, **kw)
+    for t in range(1, 41):
+        arms = alg.select(t)
+        assert arms.shape == (7,) and arms.min() >= 0 and arms.max() < 3
+        alg.update(t, arms, np.ones(7))
+    assert alg.pulls.sum() == 7 * 40
+    with pytest.raises(ValueError, match="leak must be one of"):
+        EpochLeader(2, 1.0, 8, np.random.default_rng(0), leak="bogus")
+
+
+def test_the_power_text_names_what_is_caught_and_what_is_not():
+    power = [LeakPower("noise_shrunk", LEAK_CLASSES["noise_shrunk"][1], 1.5, True),
+             LeakPower("noise_reused", LEAK_CLASSES["noise_reused"][1], 0.4, False)]
+    text, missed = describe_power(power)
+    assert text == ("catches noise shrunk x0.5 (a release 2 eps-DP) (lower bound 1.5); no power against noise "
+                    "reused across releases (one draw per arm) (lower bound 0.4)")
+    assert missed == ["noise_reused"]
+
+
+def test_an_audit_pass_is_supported_only_when_every_class_is_caught_at_its_size():
+    spec = interface.ExtraAlgorithm(name="mine", import_path="examples.dp_ucb_tree:DPUCBTree",
+                                    epsilon_accounting=1.0)
+    real = AuditResult(1.0, 0.8, "output=0", 1000, 0.999, 768)
+    control = AuditResult(1.0, 1.6, "output=0", 1000, 0.999, 768)
+    every = [LeakPower(k, d, 2.0, True) for k, (_, d) in LEAK_CLASSES.items()]
+    main, _ = judge_all(_audit_rows(spec, real, control, "its noise scale x0.5", "smoke", 0.5, every))
+    assert (main.verdict, main.reason) == ("PASS", "supported")
+    assert "no violation found at K = 2, T = 8, 3 neighbouring tables" in main.claim and "1000 runs per table" in main.claim
+    some = every[:2] + [LeakPower(k, d, 0.5, False) for k, (_, d) in list(LEAK_CLASSES.items())[2:]]
+    main, _ = judge_all(_audit_rows(spec, real, control, "its noise scale x0.5", "smoke", 0.5, some))
+    assert (main.verdict, main.reason) == ("INCONCLUSIVE", "no_power")
+    assert "no power against noise reused across releases" in main.claim and "PASS on its own criterion" in main.claim
+    refuted = AuditResult(1.0, 1.7, "output=0", 1000, 0.999, 768)
+    main, _ = judge_all(_audit_rows(spec, refuted, control, "its noise scale x0.5", "smoke", 0.5, some))
+    assert main.verdict == "FAIL" and "violation found at" in main.claim  # a refutation needs no power table
