@@ -108,7 +108,8 @@ def test_an_audit_pass_is_supported_only_when_every_class_is_caught_at_its_size(
     every = [LeakPower(k, d, 2.0, True) for k, (_, d) in LEAK_CLASSES.items()]
     main, _ = judge_all(_audit_rows(spec, real, control, "its noise scale x0.5", "smoke", 0.5, every))
     assert (main.verdict, main.reason) == ("PASS", "supported")
-    assert "no violation found at K = 2, T = 8, 3 neighbouring tables" in main.claim and "1000 runs per table" in main.claim
+    assert "no violation found at K = 2, T = 8 and 16, 3 neighbouring tables per T" in main.claim
+    assert "1000 runs per table" in main.claim
     some = every[:2] + [LeakPower(k, d, 0.5, False) for k, (_, d) in list(LEAK_CLASSES.items())[2:]]
     main, _ = judge_all(_audit_rows(spec, real, control, "its noise scale x0.5", "smoke", 0.5, some))
     assert (main.verdict, main.reason) == ("INCONCLUSIVE", "no_power")
@@ -116,3 +117,20 @@ def test_an_audit_pass_is_supported_only_when_every_class_is_caught_at_its_size(
     refuted = AuditResult(1.0, 1.7, "output=0", 1000, 0.999, 768)
     main, _ = judge_all(_audit_rows(spec, refuted, control, "its noise scale x0.5", "smoke", 0.5, some))
     assert main.verdict == "FAIL" and "violation found at" in main.claim  # a refutation needs no power table
+
+
+def test_the_default_audit_horizons_catch_a_composition_leak_that_t8_alone_misses():
+    """The researcher's broken example class: each release epsilon-DP, the composition over the
+    releases forgotten. At T = 8 alone the audit finds no violation; with the default horizons
+    (8 and 16, Bonferroni over both) it FAILs the class."""
+    from dpbandits.online.checks.extra import audit_table, check_x_audit
+
+    assert np.array_equal(audit_table(16), np.vstack([BANDIT_TABLE, BANDIT_TABLE]))
+    assert np.array_equal(audit_table(8), BANDIT_TABLE) and audit_table(4).shape == (4, 2)
+    entry = {"name": "composed", "import": "dpbandits.online.checks.leaks:EpochLeader",
+             "params": {"leak": "composition"}, "epsilon_accounting": 1, "audit_samples": 100_000}
+    a = {"epsilon": 1.0, "confidence": 0.999, "control_noise_multiplier": 0.5}
+    short = judge_all(check_x_audit(3, "smoke", {**a, "extra_algorithms": [{**entry, "audit_horizons": [8]}]}))
+    assert short[0].verdict != "FAIL" and "no power against composition ignored" in short[0].claim
+    both = judge_all(check_x_audit(3, "smoke", {**a, "extra_algorithms": [entry]}))
+    assert both[0].verdict == "FAIL" and "tightest event: T = 16" in both[0].claim

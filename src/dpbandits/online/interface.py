@@ -228,6 +228,8 @@ class ExtraAlgorithm:
     a multiple of it (1: "epsilon-DP"; 2: "2 epsilon-DP"), under the paper's neighbouring relation
     (two reward tables that differ in one round's reward vector). The audit tests that claim.
     ``audit_samples``: runs per neighbouring reward table of its black-box audit;
+    ``audit_horizons``: the horizons of its audit's reward tables (a leak that grows with the
+    number of releases shows only on longer tables);
     ``control_noise_multiplier``: its audit's negative control (None: the section's
     ``online.audit.control_noise_multiplier``)."""
 
@@ -238,6 +240,7 @@ class ExtraAlgorithm:
     label: str = ""
     audit_samples: int = 100000
     control_noise_multiplier: float | None = None
+    audit_horizons: tuple[int, ...] = (8, 16)
 
     @classmethod
     def from_config(cls, entry: Mapping) -> ExtraAlgorithm:
@@ -246,7 +249,8 @@ class ExtraAlgorithm:
                    label=entry.get("label") or entry["name"],
                    audit_samples=int(entry.get("audit_samples", 100000)),
                    control_noise_multiplier=(None if entry.get("control_noise_multiplier") is None
-                                             else float(entry["control_noise_multiplier"])))
+                                             else float(entry["control_noise_multiplier"])),
+                   audit_horizons=tuple(int(t) for t in entry.get("audit_horizons", (8, 16))))
 
     def load(self) -> type:
         return load_algorithm(self.import_path)

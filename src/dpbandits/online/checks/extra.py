@@ -4,7 +4,9 @@
 * ``X-AUDIT-<NAME>`` (kind baseline) and ``X-AUDIT-<NAME>-CONTROL`` (kind control): the
   black-box audit of the paper's algorithms (spec 6.5 P-MC-BANDIT: the fixed K = 2, T = 8 reward
   table of :data:`dpbandits.online.checks.audits.BANDIT_TABLE`, neighbours that mirror the reward vector
-  of round h in {1, 3, 4}, the output being the whole action sequence), run on the class at its
+  of round h in {1, 3, 4}, the output being the whole action sequence), at each of the
+  algorithm's ``audit_horizons`` (default 8 and 16: the table's rows repeated; Bonferroni over the
+  horizons), run on the class at its
   claimed epsilon (``epsilon_accounting`` x ``online.audit.epsilon``), with a negative control
   the audit must catch;
 * ``X-REGRET-<NAME>`` (kind report): its final regret relative to Lazy-DP-TS (Alg. 3) in every
@@ -66,7 +68,8 @@ from dpbandits.rng import make_rng
 from dpbandits.sim.reference import checked_arm, checked_arms
 from dpbandits.stats import bootstrap_ratio_of_means
 
-__all__ = ["class_action_codes", "audit_class", "audit_extra", "audit_power", "audit_size", "control_multiplier",
+__all__ = ["class_action_codes", "audit_class", "audit_table", "audit_over_horizons", "audit_extra", "audit_power",
+           "audit_size", "control_multiplier",
            "check_x_audit", "check_x_regret", "AUDIT_ROUNDS"]
 
 PAPER = "online"
@@ -120,6 +123,28 @@ def audit_class(cls, params, epsilon: float, claimed_epsilon: float, n_samples: 
     return epsilon_lower_bound(pairs, k ** horizon, claimed_epsilon, confidence, "atoms", labels)
 
 
+def audit_table(horizon: int) -> np.ndarray:
+    """The audit's reward table at ``horizon``: the rows of :data:`BANDIT_TABLE` repeated (T = 8 is
+    that table itself, T = 16 it twice)."""
+    return BANDIT_TABLE[np.arange(int(horizon)) % BANDIT_TABLE.shape[0]]
+
+
+def audit_over_horizons(cls, params, epsilon: float, claimed_epsilon: float, n_samples: int,
+                        rng: np.random.Generator, confidence: float, horizons: tuple[int, ...],
+                        noise_multiplier: float | None = None) -> AuditResult:
+    """:func:`audit_class` at every horizon of ``horizons`` (tables :func:`audit_table`), each at
+    confidence 1 - (1 - ``confidence``) / H (Bonferroni over the H horizons, so the largest lower
+    bound holds at ``confidence``): the largest bound, with its horizon named in the event. A
+    leak that grows with the releases shows at the longer tables."""
+    h = len(horizons)
+    each = 1.0 - (1.0 - confidence) / h
+    results = [(t, audit_class(cls, params, epsilon, claimed_epsilon, n_samples, rng, each, noise_multiplier,
+                               table=audit_table(t))) for t in horizons]
+    t, best = max(results, key=lambda r: r[1].epsilon_lower_bound)
+    return AuditResult(best.epsilon, best.epsilon_lower_bound, f"T = {t}, {best.best_event}", best.n_samples,
+                       confidence, sum(r.n_events for _, r in results))
+
+
 def control_multiplier(spec: ExtraAlgorithm, a: dict) -> float:
     """The negative control's multiplier m of one extra algorithm (its own, else the section's)."""
     return float(a["control_noise_multiplier"] if spec.control_noise_multiplier is None
@@ -139,15 +164,17 @@ def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
     def stream(role):
         return make_rng(root_seed, PAPER, "audit", "extra", spec.name, role)
 
-    real = audit_class(cls, spec.params, eps, claimed, n, stream("real"), conf)
+    horizons = spec.audit_horizons
+    real = audit_over_horizons(cls, spec.params, eps, claimed, n, stream("real"), conf, horizons)
     if supports_noise_multiplier(cls):
-        control = audit_class(cls, spec.params, eps, claimed, n, stream("control"), conf, noise_multiplier=m)
+        control = audit_over_horizons(cls, spec.params, eps, claimed, n, stream("control"), conf, horizons,
+                                      noise_multiplier=m)
         how = f"its noise scale x{m:g} (noise_multiplier)"
     else:
         if m <= 0:
             raise ValueError("a control_noise_multiplier of 0 cannot build an epsilon / m control "
                              f"for {spec.name} (its class takes no noise_multiplier)")
-        control = audit_class(cls, spec.params, eps / m, claimed, n, stream("control"), conf)
+        control = audit_over_horizons(cls, spec.params, eps / m, claimed, n, stream("control"), conf, horizons)
         how = f"constructed at epsilon / {m:g} (it takes no noise_multiplier)"
     return real, control, how
 
@@ -161,16 +188,17 @@ def audit_power(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
 
     def run(cls, params, role):
         rng = make_rng(root_seed, PAPER, "audit", "leaks", spec.name, role)
-        return audit_class(cls, params, eps, claimed, int(spec.audit_samples), rng, float(a["confidence"]))
+        return audit_over_horizons(cls, params, eps, claimed, int(spec.audit_samples), rng, float(a["confidence"]),
+                                   spec.audit_horizons)
 
     return leak_power(run)
 
 
-def audit_size(result: AuditResult) -> str:
-    """The size an audit of :func:`audit_class` looked at, in words."""
-    return (f"K = 2, T = 8, {len(AUDIT_ROUNDS)} neighbouring tables (the reward vector of round "
-            f"{', '.join(str(h) for h in AUDIT_ROUNDS)} mirrored), {result.n_samples} runs per table, "
-            f"{result.n_events} events")
+def audit_size(result: AuditResult, horizons: tuple[int, ...]) -> str:
+    """The size an audit of :func:`audit_over_horizons` looked at, in words."""
+    return (f"K = 2, T = {' and '.join(str(t) for t in horizons)}, {len(AUDIT_ROUNDS)} neighbouring tables per T "
+            f"(the reward vector of round {', '.join(str(h) for h in AUDIT_ROUNDS)} mirrored), "
+            f"{result.n_samples} runs per table, {result.n_events} events")
 
 
 def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, how: str,
@@ -186,9 +214,11 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
     found, missed = describe_power(power) if power is not None else ("", [])
     could = ""
     if power is not None:
-        could = (f" [{'violation found' if real.refuted else 'no violation found'} at {audit_size(real)}; on "
+        could = (f" [{'violation found' if real.refuted else 'no violation found'} at "
+                 f"{audit_size(real, spec.audit_horizons)}; on "
                  f"mutants of an eps-DP algorithm of the family, at this size the audit {found}]")
-    what = (f"{spec.label} ({spec.name}), whole action sequence, K = 2, T = 8, one reward vector replaced, "
+    what = (f"{spec.label} ({spec.name}), whole action sequence, K = 2, "
+            f"T = {' and '.join(str(t) for t in spec.audit_horizons)}, one reward vector replaced, "
             f"claims {spec.epsilon_accounting:g} x epsilon")
     shown = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
              f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
