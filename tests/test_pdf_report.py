@@ -84,6 +84,10 @@ def test_the_summary_counts_every_claim_of_the_paper_once_and_the_errata_apart()
     assert int(counts.to_numpy().sum()) == 5  # every claim of p, none of q
     with pytest.raises(ValueError, match="no claims of paper 'r'"):
         claims_summary_counts(_claims(), "r")
+    odd = _claims()
+    odd.loc[odd.claim_id == "C", "reason"] = "violated"  # a FAIL reason no segment shows
+    with pytest.raises(ValueError, match="shows 4 of its 5 claims"):
+        claims_summary_counts(odd, "p")
 
 
 @pytest.fixture(scope="module")

@@ -16,15 +16,17 @@ from dpbandits.workflow import signals
 # The workflow's own files (schema, entry points, report templates), wherever it runs: in this
 # checkout, or used as a Snakemake module by a deployment (snakedeploy deploy-workflow) whose
 # working directory holds only its config; workflow.basedir would be the deployment's folder.
-WORKFLOW_ROOT = Path(workflow.current_basedir.get_path_or_uri(secret_free=True)).parents[1]
+WORKFLOW_ROOT = (
+    Path(workflow.current_basedir.get_path_or_uri(secret_free=True)).resolve().parents[1]
+)
 CONFIG_SCHEMA = WORKFLOW_ROOT / "workflow" / "schemas" / "config.schema.yaml"
 
 
 def workflow_file(relative):
     """A file of the workflow as an input path: relative when the workflow runs in its own
     checkout (as always here), absolute when a deployment uses it as a module."""
-    path = WORKFLOW_ROOT / relative
-    return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
+    path, here = WORKFLOW_ROOT / relative, Path.cwd().resolve()
+    return str(path.relative_to(here)) if path.is_relative_to(here) else str(path)
 
 
 # A --configfile is the whole configuration (each must be complete, checked below): the workflow's
@@ -443,7 +445,9 @@ def report_caption(paper, name):
     """Caption of a report item: workflow/report/<paper>/<name>.rst rendered with the verdicts of
     the checks it names (rule report_captions), as a path relative to workflow/rules/.
     """
-    if WORKFLOW_ROOT != Path.cwd():  # used as a module: the captions are in the deployment's folder
+    if (
+        WORKFLOW_ROOT != Path.cwd().resolve()
+    ):  # a module: the captions are in the deployment's folder
         return str(Path.cwd() / REPORT_CAPTIONS / paper / f"{name}.rst")
     return f"../../{REPORT_CAPTIONS}/{paper}/{name}.rst"
 

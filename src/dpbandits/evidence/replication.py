@@ -329,7 +329,11 @@ def claims_summary_counts(claims: pd.DataFrame, paper: str) -> pd.DataFrame:
     for label, verdict, reasons, _colour, _hatch in _SEGMENTS:
         sel = mine[(mine["verdict"] == verdict) & (mine["reason"].isin(reasons) if reasons else True)]
         counts[label] = [int((sel["type"] == t).sum()) for t in types]
-    return pd.DataFrame(counts, index=pd.Index(types, name="type"))
+    table = pd.DataFrame(counts, index=pd.Index(types, name="type"))
+    if int(table.to_numpy().sum()) != len(mine):  # a verdict or FAIL reason no segment shows
+        raise ValueError(f"the summary of {paper!r} shows {int(table.to_numpy().sum())} of its {len(mine)} claims: "
+                         f"verdicts and reasons {sorted(set(zip(mine['verdict'], mine['reason'], strict=True)))}")
+    return table
 
 
 def plot_claims_summary(claims: pd.DataFrame, paper: str, title: str, pdf_path, png_path) -> None:
