@@ -1,0 +1,75 @@
+"""The command line (dpbandits.workflow.cli; console script `dpbandits`): a researcher's class from
+a file runs beside the paper's algorithms on the same seeds, its audit FAILs a leaky class, and
+bad input stops before any work with the argument's name."""
+
+from __future__ import annotations
+
+import shutil
+from importlib.metadata import entry_points
+
+import pandas as pd
+import pytest
+
+from dpbandits.workflow.cli import main, parse_params
+
+
+@pytest.fixture
+def mine(repo, tmp_path):
+    """The examples' classes as a researcher's files, outside the package and the repository."""
+    for name in ("dp_ucb_tree.py", "leaky_ucb.py"):
+        shutil.copy(repo / "examples" / name, tmp_path / name)
+    return tmp_path
+
+
+def test_the_console_script_is_declared():
+    assert any(e.name == "dpbandits" and e.value == "dpbandits.workflow.cli:main"
+               for e in entry_points(group="console_scripts"))
+
+
+def test_simulate_runs_the_class_beside_the_papers_algorithms_on_the_same_seeds(mine, tmp_path, capsys):
+    argv = ["simulate", f"{mine}/dp_ucb_tree.py:DPUCBTree", "--param", "width=1", "--horizon", "3000",
+            "--runs", "4", "--compare", "lazy_dp_ts,dp_se"]
+    assert main([*argv, "--out", str(tmp_path / "a")]) == 0
+    table = pd.read_csv(tmp_path / "a/simulate.csv")
+    assert list(table.algorithm) == ["DPUCBTree", "lazy_dp_ts", "dp_se"]
+    assert (table.ci_low <= table.mean_final_regret).all() and (table.mean_final_regret <= table.ci_high).all()
+    assert (tmp_path / "a/regret.pdf").is_file() and (tmp_path / "a/regret.png").is_file()
+    assert "DPUCBTree" in capsys.readouterr().out
+    assert main([*argv, "--out", str(tmp_path / "b")]) == 0  # the same seed: the same runs
+    assert (tmp_path / "a/simulate.csv").read_bytes() == (tmp_path / "b/simulate.csv").read_bytes()
+
+
+def test_audit_fails_a_leaky_class_and_states_its_size_and_power(mine, tmp_path, capsys):
+    out = tmp_path / "audit"
+    assert main(["audit", f"{mine}/leaky_ucb.py:LeakyUCB", "--samples", "20000", "--out", str(out)]) == 0
+    rows = pd.read_csv(out / "audit.csv").set_index("check_id")
+    assert rows.loc["X-AUDIT-LEAKYUCB", "verdict"] == "FAIL"
+    assert rows.loc["X-AUDIT-LEAKYUCB-CONTROL", "verdict"] == "PASS"
+    claim = rows.loc["X-AUDIT-LEAKYUCB", "claim"]
+    assert "violation found at K = 2, T = 8 and 16" in claim and "20000 runs per table" in claim
+    assert "composition ignored" in claim  # the leak classes at this size
+    assert (out / "audit.png").is_file() and "X-AUDIT-LEAKYUCB: " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "nope.py:X"], "no file 'nope.py'"),
+    (["simulate", "{mine}/dp_ucb_tree.py:DPUCBTree", "--param", "wdth=1"], "unknown parameter(s) 'wdth'"),
+    (["simulate", "{mine}/dp_ucb_tree.py:DPUCBTree", "--param", "1x=2"], "--param '1x=2'"),
+    (["simulate", "lazy_dp_ts", "--horizon", "3"], "--horizon 3: allowed an integer in [5, 1e8]"),
+    (["simulate", "lazy_dp_ts", "--means", "0.5"], "--means '0.5': expected at least two arm means"),
+    (["simulate", "lazy_dp_ts", "--compare", "bogus"], "ALGORITHM 'bogus'"),
+    (["audit", "lazy_dp_ts"], "expected path/to/file.py:Class"),
+    (["audit", "{mine}/leaky_ucb.py:LeakyUCB", "--horizons", "8", "32"], "--horizons [8, 32]: allowed distinct"),
+    (["audit", "{mine}/leaky_ucb.py:LeakyUCB", "--control", "1.5"], "--control 1.5: allowed a number in (0, 1)"),
+])
+def test_bad_input_stops_before_any_work_naming_the_argument(mine, tmp_path, capsys, argv, message):
+    out = tmp_path / "out"
+    argv = [a.replace("{mine}", str(mine)) for a in argv]
+    assert main([*argv, "--out", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()  # nothing written
+
+
+def test_parameters_are_python_literals_or_strings():
+    assert parse_params(["width=1", "alpha=3.1", "name=ucb", "flag=True"]) == {
+        "width": 1, "alpha": 3.1, "name": "ucb", "flag": True}
