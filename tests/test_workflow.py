@@ -266,6 +266,18 @@ def test_a_configfile_is_the_whole_configuration(repo, tmp_path):
     assert "online_extra_simulate" not in out and "results/smoke/seed3/" in out
 
 
+def test_one_target_runs_only_the_researchers_algorithms(repo, tmp_path):
+    """`snakemake extra_algorithms`: their simulations, audits and regret rows, and the paper's
+    Figures 1-2 runs their regret is compared with; nothing of the other papers, no report."""
+    work = _copy_workflow(repo, tmp_path / "extra")
+    proc = _snakemake(work, "-n", "extra_algorithms", "--cores", "2", "--configfile", "config/smoke.yaml")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    stats = proc.stdout[proc.stdout.index("Job stats:"):].split("\n\n")[0]
+    planned = {m.group(1) for m in re.finditer(r"^(\w+)\s+\d+$", stats, flags=re.M)} - {"total"}
+    assert planned == {"online_extra_simulate", "online_extra_aggregate", "online_extra_audit", "online_extra_regret",
+                       "online_simulate", "online_aggregate", "extra_algorithms"}
+
+
 def test_dry_run_shows_the_dag(repo, tmp_path):
     work = _copy_workflow(repo, tmp_path / "dry")
     proc = _snakemake(work, "-n", "--cores", "2", "--configfile", "config/smoke.yaml")

@@ -63,3 +63,14 @@ rule online_extra_aggregate:
             log,
             workflow,
         )
+
+
+rule extra_algorithms:
+    """Only the researcher's own algorithms (`snakemake extra_algorithms`): their simulations on the
+    Figures 1-2 grid, their audits (X-AUDIT) and their regret relative to Lazy-DP-TS (X-REGRET, which
+    reads the paper's Figures 1-2 runs), without the rest of the four papers.
+    """
+    input:
+        f"{MAIN}/agg/online/extra.parquet",
+        [check_claims(CHECKS["online"][c]) for c in ("X-AUDIT", "X-REGRET")],
+    localrule: True
