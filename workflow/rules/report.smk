@@ -123,7 +123,12 @@ rule replication_report_pdf:
         report=f"{REPORTS}/{{paper}}/replication.md",
         figures=replication_pdf_figures,
     output:
-        f"{REPORTS}/{{paper}}/replication.pdf",
+        report(
+            f"{REPORTS}/{{paper}}/replication.pdf",
+            caption="../report/replication.rst",
+            category="{paper}",
+            subcategory="Replication report",
+        ),
     log:
         f"{LOGS}/report/replication_pdf_{{paper}}.log",
     wildcard_constraints:
