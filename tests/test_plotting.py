@@ -53,3 +53,17 @@ def test_visible_minor_ticks_are_kept(tmp_path, which):
     with_marks = _written(_log_figure(minor_marks=True), tmp_path, "marks")[1]
     without = _written(_log_figure(minor_marks=False), tmp_path, "plain")[1]
     assert with_marks != without
+
+
+def test_every_algorithm_of_a_figure_gets_a_colour_of_its_own():
+    """The paper's six algorithms and references plus a researcher's many: no colour twice; up to
+    ten names keep the colour-blind palette (the committed figures do not move)."""
+    import seaborn as sns
+
+    from dpbandits.plotting import algorithm_palette
+
+    names = [f"a{i}" for i in range(16)]
+    colours = algorithm_palette(names)
+    assert len(set(colours.values())) == 16
+    assert list(algorithm_palette(names[:10]).values()) == sns.color_palette("colorblind", n_colors=10)
+    assert [colours[n] for n in names[:10]] == sns.color_palette("colorblind", n_colors=10)
