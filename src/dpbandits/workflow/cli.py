@@ -73,7 +73,10 @@ def _load(algorithm: str, params: dict):
     from dpbandits.online.api import ALGORITHMS
     from dpbandits.online.interface import check_algorithm_params, load_algorithm
 
-    if algorithm in ALGORITHMS:
+    if algorithm in ALGORITHMS:  # its parameters checked by a run of K rounds
+        from dpbandits.online import simulate
+
+        simulate(algorithm, [0.6, 0.4], 1.0, 2, 1, 0, params or None)
         return algorithm
     if ":" not in algorithm:
         raise UsageError(f"ALGORITHM {algorithm!r}: expected path/to/file.py:Class, package.module:Class "
