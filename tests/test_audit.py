@@ -160,3 +160,29 @@ def test_audit_rows_carry_their_control_as_power():
     main, control = (judge(r, guards) for r in rows)
     assert (main.kind, main.verdict, main.reason) == ("baseline", "INCONCLUSIVE", "no_power")
     assert (control.kind, control.reason) == ("control", "violated")
+
+
+def _geometric_codes(x: int, eps: float, n: int, rng) -> np.ndarray:
+    """x + two-sided geometric noise of parameter e^-eps, clipped to [0, 40]: eps-DP in x."""
+    p = 1.0 - np.exp(-eps)
+    noise = rng.geometric(p, n) - rng.geometric(p, n)
+    return np.clip(20 + x + noise, 0, 40)
+
+
+def test_scored_events_do_not_refute_an_eps_dp_mechanism_and_catch_a_2eps_one():
+    """Threshold auditing (dpbandits.audit.scored_lower_bound): events from a pilot's estimated
+    likelihood ratio; the bound stays below the true loss (eps) and refutes a mechanism whose loss
+    is 2 eps, with a handful of events."""
+    from dpbandits.audit import scored_lower_bound
+
+    rng = np.random.default_rng(11)
+
+    def pairs(eps, n):
+        return [(_geometric_codes(0, eps, n, rng), _geometric_codes(1, eps, n, rng))]
+
+    fair = scored_lower_bound(pairs(1.0, 20_000), pairs(1.0, 200_000), 41, 1.0)
+    assert 0.5 < fair.epsilon_lower_bound <= 1.0 and not fair.refuted and fair.n_events <= 16
+    leaky = scored_lower_bound(pairs(2.0, 20_000), pairs(2.0, 200_000), 41, 1.0)
+    assert leaky.refuted and leaky.epsilon_lower_bound > 1.5
+    with pytest.raises(ValueError, match="same number of samples"):
+        scored_lower_bound(pairs(1.0, 100), [(np.zeros(5, dtype=int), np.zeros(6, dtype=int))], 41, 1.0)

@@ -37,7 +37,8 @@ def test_the_reference_is_not_refuted_and_the_audit_sees_some_classes_at_t8(powe
     reference, power = power_t8
     assert not reference.refuted
     caught = {p.leak for p in power if p.caught}
-    assert {"noise_shrunk", "noise_reused"} <= caught  # measured: lower bounds about 1.5 and 1.3 > 1
+    # measured (scored events, 1e5 runs per table): lower bounds about 1.5, 1.3 and 1.55 > 1
+    assert caught == {"noise_shrunk", "noise_reused", "sensitivity_understated"}
     assert "composition_ignored" not in caught  # T = 8: too few releases for the composed loss to show
 
 
@@ -69,13 +70,13 @@ def test_each_mutant_breaks_the_step_its_class_names():
     reused, _ = _run({"leak": "reuse"}, table, seed=3)
     # every epoch adds the same draw: the released total is the true total plus (epochs) x that draw
     assert np.allclose(reused.released - reused.true_total, reused.epoch * reused.reused)
-    for leak, scale in (("sensitivity", 0.25), ("none", 1.0)):  # an epoch with 4 rewards of arm 0, none of arm 1
+    for leak, scale in (("sensitivity", 0.25), ("none", 1.0)):  # an epoch of 4 rounds, all of arm 0
         alg = EpochLeader(2, 1.0, 16, np.random.default_rng(0), leak=leak, copies=200_000)
         alg.epoch_pulls[:, 0] = 4
         alg._release()
-        # Lap(b) has sd sqrt(2) b: the mutant gives the 4-reward sum a mean's noise, Lap(1 / (4 eps))
+        # Lap(b) has sd sqrt(2) b: the mutant gives every arm's sum the epoch mean's noise, Lap(1 / (4 eps))
         assert np.std(alg.released[:, 0]) == pytest.approx(np.sqrt(2) * scale, rel=0.02)
-        assert np.std(alg.released[:, 1]) == pytest.approx(np.sqrt(2), rel=0.02)
+        assert np.std(alg.released[:, 1]) == pytest.approx(np.sqrt(2) * scale, rel=0.02)
 
 
 @pytest.mark.parametrize("kw", [{}, {"leak": "composition"}, {"leak": "reuse"}, {"leak": "sensitivity"}])
@@ -89,6 +90,18 @@ def test_the_reference_and_its_mutants_honour_the_family_interface(kw):
     assert alg.pulls.sum() == 7 * 40
     with pytest.raises(ValueError, match="leak must be one of"):
         EpochLeader(2, 1.0, 8, np.random.default_rng(0), leak="bogus")
+
+
+def test_scored_events_bound_the_loss_at_least_as_tightly_as_atoms_with_far_fewer_events():
+    """The pilot-chosen score events (threshold auditing) against every action sequence as an
+    event, on the same mutant and sizes: a bound no weaker here, from about 48 events, not 768."""
+    rng = np.random.default_rng(5)
+    atoms = audit_class(EpochLeader, {"noise_multiplier": 0.5}, 1.0, 1.0, 50_000, rng, 0.999, events="atoms")
+    scored = audit_class(EpochLeader, {"noise_multiplier": 0.5}, 1.0, 1.0, 50_000, rng, 0.999)
+    assert atoms.n_events == 3 * 2**8 and scored.n_events <= 3 * 16
+    assert scored.epsilon_lower_bound >= atoms.epsilon_lower_bound - 0.05 and scored.refuted
+    with pytest.raises(ValueError, match="events must be 'scored' or 'atoms'"):
+        audit_class(EpochLeader, {}, 1.0, 1.0, 1000, rng, events="tails")
 
 
 def test_the_power_text_names_what_is_caught_and_what_is_not():

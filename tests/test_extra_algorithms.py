@@ -251,7 +251,7 @@ def test_every_arm_a_class_returns_is_checked_where_it_returns_it():
         simulate(FloatArms, [0.6, 0.4], 1.0, 10, 3, 0)  # fast engine: the vectorised interface
     with pytest.raises(ValueError, match=r"FloatArms.select\(t=1\) returned 0.9"):
         simulate(FloatArms, [0.6, 0.4], 1.0, 10, 2, 0, engine="reference")
-    with pytest.raises(ValueError, match=r"FloatArms.select\(t=1\) with copies=50 returned 0.9"):
+    with pytest.raises(ValueError, match=r"FloatArms.select\(t=1\) with copies=\d+ returned 0.9"):  # its pilot first
         audit_class(FloatArms, {}, 1.0, 1.0, 50, np.random.default_rng(0))
     problems = interface.dry_run_problems(FloatArms, {})
     assert len(problems) == 2 and "per-step" in problems[0] and "copies=2" in problems[1]

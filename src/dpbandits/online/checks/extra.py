@@ -52,7 +52,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from dpbandits.audit import AuditResult, epsilon_lower_bound
+from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.online.checks.audits import BANDIT_TABLE
@@ -108,19 +108,30 @@ def class_action_codes(cls, params, table: np.ndarray, epsilon: float, n_samples
 def audit_class(cls, params, epsilon: float, claimed_epsilon: float, n_samples: int,
                 rng: np.random.Generator, confidence: float = 0.999,
                 noise_multiplier: float | None = None, table: np.ndarray = BANDIT_TABLE,
-                rounds: tuple[int, ...] = AUDIT_ROUNDS) -> AuditResult:
+                rounds: tuple[int, ...] = AUDIT_ROUNDS, events: str = "scored") -> AuditResult:
     """The black-box audit of P-MC-BANDIT on ``cls`` constructed at ``epsilon``: one neighbouring
-    pair per round h (its reward vector mirrored), atoms over the K^T action sequences, tested
-    against ``claimed_epsilon``."""
+    pair per round h (its reward vector mirrored), tested against ``claimed_epsilon``. Events:
+    "scored" (default), the upper and lower sets of each action sequence's log-likelihood ratio
+    estimated on an independent pilot of ``n_samples`` // 4 runs per table
+    (:func:`dpbandits.audit.scored_lower_bound`); "atoms", every one of the K^T sequences."""
+    if events not in ("scored", "atoms"):
+        raise ValueError(f"events must be 'scored' or 'atoms', got {events!r}")
     horizon, k = table.shape
-    pairs, labels = [], []
+    tables, labels = [], []
     for h in rounds:
         neighbour = table.copy()
         neighbour[h - 1] = 1.0 - neighbour[h - 1]
-        pairs.append(tuple(class_action_codes(cls, params, x, epsilon, n_samples, rng, noise_multiplier)
-                           for x in (table, neighbour)))
+        tables.append((table, neighbour))
         labels.append(f"round {h} vector mirrored")
-    return epsilon_lower_bound(pairs, k ** horizon, claimed_epsilon, confidence, "atoms", labels)
+
+    def codes(n):
+        return [tuple(class_action_codes(cls, params, x, epsilon, n, rng, noise_multiplier) for x in pair)
+                for pair in tables]
+
+    if events == "atoms":
+        return epsilon_lower_bound(codes(n_samples), k ** horizon, claimed_epsilon, confidence, "atoms", labels)
+    pilot = codes(max(1000, n_samples // 4))
+    return scored_lower_bound(pilot, codes(n_samples), k ** horizon, claimed_epsilon, confidence, labels)
 
 
 def audit_table(horizon: int) -> np.ndarray:
@@ -198,7 +209,8 @@ def audit_size(result: AuditResult, horizons: tuple[int, ...]) -> str:
     """The size an audit of :func:`audit_over_horizons` looked at, in words."""
     return (f"K = 2, T = {' and '.join(str(t) for t in horizons)}, {len(AUDIT_ROUNDS)} neighbouring tables per T "
             f"(the reward vector of round {', '.join(str(h) for h in AUDIT_ROUNDS)} mirrored), "
-            f"{result.n_samples} runs per table, {result.n_events} events")
+            f"{result.n_samples} runs per table, {result.n_events} events (thresholds of each sequence's "
+            "log-likelihood ratio, chosen on an independent pilot)")
 
 
 def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, how: str,

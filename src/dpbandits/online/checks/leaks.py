@@ -19,8 +19,9 @@ algorithm might:
   number of releases (each release alone is epsilon-DP: the mistake is the accounting);
 * ``noise_reused``: one Lap(1/epsilon) draw per arm, added to every epoch's release: differences
   of releases are exact, so the loss grows with the releases too;
-* ``sensitivity_understated``: the noise of a mean (Lap(1 / (n epsilon)) for n rewards) added to
-  the epoch sum of n rewards, whose sensitivity is 1: n times too little noise.
+* ``sensitivity_understated``: the noise of the epoch's mean reward (Lap(1 / (L epsilon)) for an
+  epoch of L rounds, the sensitivity of a mean of L rewards) added to each arm's epoch sum, whose
+  sensitivity is 1: L times too little noise, more so the longer the epoch.
 
 :func:`leak_power` audits the reference and each mutant with the same harness, table, neighbours,
 sample size and confidence as the audit whose power it states
@@ -45,7 +46,7 @@ LEAK_CLASSES: dict[str, tuple[dict, str]] = {
                             "composition ignored across releases (each reward in every later release)"),
     "noise_reused": ({"leak": "reuse"}, "noise reused across releases (one draw per arm)"),
     "sensitivity_understated": ({"leak": "sensitivity"},
-                                "sensitivity understated (a mean's noise on a sum of n rewards)"),
+                                "sensitivity understated (an epoch mean's noise on each arm's sum)"),
 }
 
 
@@ -87,9 +88,9 @@ class EpochLeader:
         else:
             if self.leak == "reuse":
                 noise = self.reused
-            elif self.leak == "sensitivity":
-                noise = self.rng.laplace(0.0, 1.0, size=self.released.shape) * self.scale / np.maximum(
-                    self.epoch_pulls, 1.0)
+            elif self.leak == "sensitivity":  # the epoch's length in rounds: its pulls over every arm
+                length = self.epoch_pulls.sum(axis=1, keepdims=True)
+                noise = self.rng.laplace(0.0, self.scale, size=self.released.shape) / length
             else:
                 noise = self.rng.laplace(0.0, self.scale, size=self.released.shape)
             self.released = self.released + self.epoch_sum + noise
