@@ -91,6 +91,21 @@ def test_the_report_opens_in_chromium_and_lists_every_figure(smoke_run, report_h
                            if line.strip().startswith(SMOKE_REPORTS + "/")}
                 page.get_by_text(category, exact=True).first.click()  # back to the category
                 page.wait_for_timeout(200)
+        # the claims and the check rows in their own category, and each paper's replication PDF
+        page.goto(report_html.as_uri())
+        page.wait_for_load_state("networkidle")
+        page.get_by_text("Claims", exact=True).first.click()
+        page.wait_for_timeout(300)
+        results = {line.strip() for line in page.inner_text("body").splitlines()}
+        assert {f"{SMOKE_REPORTS}/claims.csv", f"{SMOKE_REPORTS}/checks.csv"} <= results
+        for paper in categories:
+            page.goto(report_html.as_uri())
+            page.wait_for_load_state("networkidle")
+            page.get_by_text(paper, exact=True).first.click()
+            page.wait_for_timeout(300)
+            page.get_by_text("Replication report", exact=True).first.click()
+            page.wait_for_timeout(300)
+            assert f"{SMOKE_REPORTS}/{paper}/replication.pdf" in page.inner_text("body"), paper
         browser.close()
     assert (tmp_path / "index.png").stat().st_size > 20_000  # a rendered page, not a blank one
     assert not errors, errors
