@@ -186,3 +186,40 @@ def test_scored_events_do_not_refute_an_eps_dp_mechanism_and_catch_a_2eps_one():
     assert leaky.refuted and leaky.epsilon_lower_bound > 1.5
     with pytest.raises(ValueError, match="same number of samples"):
         scored_lower_bound(pairs(1.0, 100), [(np.zeros(5, dtype=int), np.zeros(6, dtype=int))], 41, 1.0)
+
+
+def test_the_release_mutants_break_the_step_their_class_names():
+    """Without noise, the reused-noise and understated-sensitivity mutants release the batch means
+    exactly as the mechanism does; the composition mutant releases the mean of every reward so far."""
+    stream = (np.arange(15) % 3 == 0).astype(float)
+    exact = audits.lazy_release_samples(stream, 1.0, 2, np.random.default_rng(0), noise_multiplier=0)
+    for leak in ("reuse", "sensitivity"):
+        assert np.allclose(audits.lazy_release_samples(stream, 1.0, 2, np.random.default_rng(0), 0.0, leak), exact)
+    sizes = np.array([1, 2, 4, 8])
+    cumulative = np.cumsum(exact[0] * sizes) / np.cumsum(sizes)
+    assert np.allclose(audits.lazy_release_samples(stream, 1.0, 2, np.random.default_rng(0), 0.0, "composition"),
+                       cumulative)
+    with pytest.raises(ValueError, match="leak must be one of"):
+        audits.lazy_release_samples(stream, 1.0, 2, np.random.default_rng(0), 1.0, "bogus")
+
+
+def test_the_release_audit_catches_every_leak_class_at_its_size_and_states_it():
+    """P-AUDIT-LAZY-RELEASE audits the releases jointly, so the leaks that only several releases
+    show (a reward in every later release, one noise draw reused) are caught, as are the shrunk
+    noise and the understated sensitivity (1e5 runs per stream; the paper scale runs 1e6)."""
+    from dpbandits.evidence.guards import judge_all
+
+    a = {"epsilon": 1.0, "samples": 100_000, "confidence": 0.999, "control_noise_multiplier": 0.5}
+    power = audits.release_leak_power(3, a)
+    assert {p.leak for p in power} == set(audits.RELEASE_LEAKS) and all(p.caught for p in power), power
+    main, control = judge_all(audits.check_p_audit_lazy_release(3, "smoke", a))
+    assert (main.verdict, main.reason) == ("PASS", "supported") and control.verdict == "PASS"
+    assert "no violation found at one arm's stream of 15 rewards" in main.claim
+    assert "composition ignored" in main.claim and "noise reused" in main.claim
+    from dpbandits.audit import AuditResult
+
+    real, caught = AuditResult(1.0, 0.8, "e", 1000, 0.999, 10), AuditResult(1.0, 1.6, "e", 1000, 0.999, 10)
+    missed = [audits.LeakPower("noise_reused", "noise reused", 0.5, False)]
+    rows = audits.audit_claims("X", "a release", "Thm 2", real, caught, 0.5, "smoke", paper="online")
+    main, _ = judge_all(audits._judged_rows(rows, caught, 0.5, leaks=missed, size="a size"))
+    assert (main.verdict, main.reason) == ("INCONCLUSIVE", "no_power") and "no power against noise reused" in main.claim

@@ -32,17 +32,18 @@ from dataclasses import replace
 
 import numpy as np
 
-from dpbandits.audit import AuditResult, epsilon_lower_bound
+from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
 from dpbandits.evidence.audits import audit_claims
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, rnm_ftnl
+from dpbandits.online.checks.leaks import LeakPower, describe_power, with_leak_power
 from dpbandits.online.full_info import epoch_bounds
 from dpbandits.online.lazy_batches import DoublingBatchMeans
 from dpbandits.rng import make_rng
 
-__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples",
+__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "release_leak_power", "RELEASE_LEAKS",
            "rnm_ftnl_action_codes", "audit_rnm_ftnl", "bandit_action_codes", "audit_bandit",
            "BANDIT_TABLE", "audit_adap_release", "check_p_audit_dpse", "check_p_audit_lazy_release",
            "check_p_audit_rnm", "check_p_mc_alg1", "check_p_mc_adap", "check_p_audit_adap_release"]
@@ -77,10 +78,44 @@ def audit_dp_se(epsilon: float, horizon: int, n_samples: int, rng: np.random.Gen
     return epsilon_lower_bound(pairs, 4, epsilon, confidence, "atoms", labels)
 
 
+# The leak classes of the doubling-batch release (what the release audit could have found):
+# name -> (the mutant's ``leak``, its noise multiplier, what it gets wrong)
+RELEASE_LEAKS = {
+    "noise_shrunk": ("none", 0.5, "noise shrunk x0.5 (a release 2 eps-DP)"),
+    "composition_ignored": ("composition", 1.0,
+                            "composition ignored (each release the mean of every reward so far, fresh noise)"),
+    "noise_reused": ("reuse", 1.0, "noise reused (one Laplace draw added to every batch)"),
+    "sensitivity_understated": ("sensitivity", 1.0, "sensitivity understated (a batch mean's noise on its sum)"),
+}
+
+
+def _mutant_release(stream: np.ndarray, epsilon: float, n_samples: int, rng: np.random.Generator,
+                    noise_multiplier: float, leak: str) -> np.ndarray:
+    """The releases of a leaky doubling-batch mechanism (:data:`RELEASE_LEAKS`): batches of 1,
+    2, 4, ... rewards as :class:`DoublingBatchMeans`, each released as a noisy mean, but with the
+    noise or the data of the class's mistake."""
+    scale = noise_multiplier / epsilon
+    sizes = [2**b for b in range(int(np.log2(stream.size + 1)))]
+    ends = np.cumsum(sizes)
+    sums = np.add.reduceat(stream, np.concatenate([[0], ends[:-1]]))[:len(sizes)]
+    if leak == "composition":  # the mean of every reward so far, fresh Lap(1/eps) on its sum
+        totals = np.cumsum(sums)
+        return (totals[None, :] + rng.laplace(0.0, scale, (n_samples, len(sizes)))) / ends[None, :]
+    if leak == "reuse":  # one draw per copy, added to every batch sum
+        return (sums[None, :] + rng.laplace(0.0, scale, (n_samples, 1))) / np.array(sizes)[None, :]
+    if leak == "sensitivity":  # Lap(1 / (L eps)) on a sum of L rewards
+        sizes_a = np.array(sizes, dtype=float)
+        return (sums[None, :] + rng.laplace(0.0, scale, (n_samples, len(sizes))) / sizes_a) / sizes_a
+    raise ValueError(f"leak must be one of composition, reuse, sensitivity, got {leak!r}")
+
+
 def lazy_release_samples(stream, epsilon: float, n_samples: int, rng: np.random.Generator,
-                         noise_multiplier: float = 1.0) -> np.ndarray:
+                         noise_multiplier: float = 1.0, leak: str = "none") -> np.ndarray:
     """Released private means of one arm fed ``stream`` through :class:`DoublingBatchMeans`,
-    for ``n_samples`` independent noise draws: shape (n_samples, completed batches)."""
+    for ``n_samples`` independent noise draws: shape (n_samples, completed batches). ``leak``: a
+    leaky mutant of the mechanism instead (:data:`RELEASE_LEAKS`; the stream's length 2^b - 1)."""
+    if leak != "none":
+        return _mutant_release(np.asarray(stream, dtype=float), epsilon, n_samples, rng, noise_multiplier, leak)
     state = DoublingBatchMeans(1, epsilon, rng, noise_multiplier, copies=n_samples)
     stream = np.asarray(stream, dtype=float)
     state.initialise(0, stream[0])
@@ -91,28 +126,57 @@ def lazy_release_samples(stream, epsilon: float, n_samples: int, rng: np.random.
     return np.column_stack(released)
 
 
+_JOINT_LEVELS = np.array([0.1, 0.3, 0.5, 0.7, 0.9])  # each release's cuts for the joint code
+
+
 def audit_lazy_release(epsilon: float, n_samples: int, rng: np.random.Generator,
                        confidence: float = 0.999, noise_multiplier: float = 1.0,
-                       n_batches: int = 4) -> AuditResult:
+                       n_batches: int = 4, leak: str = "none") -> AuditResult:
     """Audit the doubling-batch release on a fixed stream of 2^n_batches - 1 rewards, flipping
-    one reward in each batch in turn (one neighbouring pair per flipped position)."""
+    one reward in each batch in turn (one neighbouring pair per flipped position); ``leak``: of a
+    leaky mutant instead (:data:`RELEASE_LEAKS`). The output is all the releases together: each
+    is cut at quantiles of a first pilot (:data:`_JOINT_LEVELS`) and the cells coded jointly, and
+    the events are thresholds of the joint code's log-likelihood ratio estimated on a second,
+    independent pilot (:func:`dpbandits.audit.scored_lower_bound`), so a leak that only the
+    releases together show (a reward in several releases, noise reused) is within its reach."""
     length = 2**n_batches - 1
     stream = (np.arange(length) % 3 == 0).astype(float)
-    pairs, labels = [], []
+    pilots, pairs, labels = [], [], []
+    n_codes = (len(_JOINT_LEVELS) + 1) ** n_batches
     for batch in range(n_batches):
         pos = 2**batch - 1  # first reward of batch `batch`
         neighbour = stream.copy()
         neighbour[pos] = 1.0 - neighbour[pos]
-        pilot = np.vstack([lazy_release_samples(s, epsilon, max(1000, n_samples // 10), rng,
-                                                noise_multiplier) for s in (stream, neighbour)])
-        out = [lazy_release_samples(s, epsilon, n_samples, rng, noise_multiplier)
-               for s in (stream, neighbour)]
-        for coord in range(n_batches):
-            cuts = np.unique(np.quantile(pilot[:, coord], _LEVELS))
-            pairs.append(tuple(np.searchsorted(cuts, o[:, coord]) for o in out))
-            labels.append(f"flip reward {pos}, release {coord}")
-    n_codes = len(_LEVELS) + 1
-    return epsilon_lower_bound(pairs, n_codes, epsilon, confidence, "tails", labels)
+        inputs = (stream, neighbour)
+        first = np.vstack([lazy_release_samples(s, epsilon, max(1000, n_samples // 10), rng,
+                                                noise_multiplier, leak) for s in inputs])
+        cuts = [np.quantile(first[:, c], _JOINT_LEVELS) for c in range(n_batches)]
+
+        def code(released, cuts=cuts):
+            out = np.zeros(released.shape[0], dtype=np.int64)
+            for c in range(n_batches):
+                out = out * (len(_JOINT_LEVELS) + 1) + np.searchsorted(cuts[c], released[:, c])
+            return out
+
+        pilots.append(tuple(code(lazy_release_samples(s, epsilon, max(1000, n_samples // 4), rng,
+                                                      noise_multiplier, leak)) for s in inputs))
+        pairs.append(tuple(code(lazy_release_samples(s, epsilon, n_samples, rng, noise_multiplier, leak))
+                           for s in inputs))
+        labels.append(f"flip reward {pos}")
+    return scored_lower_bound(pilots, pairs, n_codes, epsilon, confidence, labels)
+
+
+def release_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
+    """What the release audit (P-AUDIT-LAZY-RELEASE) could have found at its size: the same
+    audit on each leaky mutant of the doubling-batch release (:data:`RELEASE_LEAKS`). Streams:
+    (root seed, "online", "audit", "lazy_release", "leak", class)."""
+    out = []
+    for name, (leak, multiplier, description) in RELEASE_LEAKS.items():
+        result = audit_lazy_release(a["epsilon"], a["samples"], make_rng(root_seed, PAPER, "audit", "lazy_release",
+                                                                         "leak", name),
+                                    a["confidence"], multiplier, leak=leak)
+        out.append(LeakPower(name, description, float(result.epsilon_lower_bound), bool(result.refuted)))
+    return out
 
 
 # P-MC-BANDIT reward table: K = 2, T = 8, drawn once from mu = (0.6, 0.4) (spec 6.5), fixed here.
@@ -291,29 +355,38 @@ def _real_and_control(which: str, root_seed: int, a: dict) -> tuple[AuditResult,
     return out[0], out[1]
 
 
-def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kind: str = "privacy") -> list[Claim]:
+def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kind: str = "privacy",
+                 leaks: list[LeakPower] | None = None, size: str = "") -> list[Claim]:
     """The two rows of :func:`dpbandits.evidence.audits.audit_claims` as the guards read them:
     the audit row carries its negative control as power evidence (the same audit at the same
     sample size on the mechanism with its Laplace scale x ``multiplier``, by the accounting
     eps / multiplier-DP: :func:`dpbandits.evidence.guards.privacy_power`, of the claim's form when
     that is at most 2 eps); the control row is not a claim of the paper (kind control). ``kind``:
     "privacy" for the paper's mechanisms, "baseline" for the comparators of Figures 1-2 (their
-    privacy is the claim of their own papers)."""
+    privacy is the claim of their own papers). With ``power`` (the leak classes at the audit's
+    size, ``leaks``) the row states the size (``size``) and what the audit catches there, and a PASS is supported only
+    when it catches every class (:func:`dpbandits.online.checks.leaks.with_leak_power`)."""
     main, ctrl = rows
     caught = control.refuted
     found = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
              f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
     power = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
                           f"negative control (Laplace scale x{multiplier:g})", found)
+    if leaks is not None:
+        power = with_leak_power(power, leaks)
+        main = replace(main, claim=f"{main.claim} [{'violation' if main.verdict == 'FAIL' else 'no violation'} found "
+                                  f"at {size}; on leaky mutants of the mechanism, at this size the audit "
+                                  f"{describe_power(leaks)[0]}]")
     main = replace(main, kind=kind, reason="" if caught else "no_power").with_evidence(**power)
     return [main, replace(ctrl, kind="control")]
 
 
-def _audit_check(which, check_id, what, source, root_seed, scale, a, kind: str = "privacy") -> list[Claim]:
+def _audit_check(which, check_id, what, source, root_seed, scale, a, kind: str = "privacy",
+                 leaks: list[LeakPower] | None = None, size: str = "") -> list[Claim]:
     real, control = _real_and_control(which, root_seed, a)
     mult = a["control_noise_multiplier"]
     rows = audit_claims(check_id, what, source, real, control, mult, scale, paper=PAPER)
-    return _judged_rows(rows, control, mult, kind)
+    return _judged_rows(rows, control, mult, kind, leaks, size)
 
 
 def check_p_audit_dpse(root_seed: int, scale: str, a: dict) -> list[Claim]:
@@ -323,9 +396,14 @@ def check_p_audit_dpse(root_seed: int, scale: str, a: dict) -> list[Claim]:
 
 
 def check_p_audit_lazy_release(root_seed: int, scale: str, a: dict) -> list[Claim]:
-    """P-AUDIT-LAZY-RELEASE: the doubling-batch Laplace release of Lazy-DP-TS and Alg. 1."""
+    """P-AUDIT-LAZY-RELEASE: the doubling-batch Laplace release of Lazy-DP-TS and Alg. 1, with
+    what it could have found at its size (:func:`release_leak_power`)."""
+    size = (f"one arm's stream of 15 rewards (batches of 1, 2, 4, 8), 4 neighbouring streams (a reward flipped at "
+            f"the start of each batch), {a['samples']} runs per stream, every release jointly (thresholds of its "
+            "log-likelihood ratio, chosen on independent pilots)")
     return _audit_check("lazy_release", "P-AUDIT-LAZY-RELEASE",
-                        "the doubling-batch Laplace release of Lazy-DP-TS / Alg. 1", "Thms 2, 4", root_seed, scale, a)
+                        "the doubling-batch Laplace release of Lazy-DP-TS / Alg. 1", "Thms 2, 4", root_seed, scale, a,
+                        leaks=release_leak_power(root_seed, a), size=size)
 
 
 def check_p_mc_alg1(root_seed: int, scale: str, a: dict) -> list[Claim]:

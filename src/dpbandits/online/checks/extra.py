@@ -56,7 +56,7 @@ from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.online.checks.audits import BANDIT_TABLE
-from dpbandits.online.checks.leaks import LEAK_CLASSES, LeakPower, describe_power, leak_power
+from dpbandits.online.checks.leaks import LeakPower, describe_power, leak_power, with_leak_power
 from dpbandits.online.interface import (
     ExtraAlgorithm,
     check_algorithm_params,
@@ -223,7 +223,7 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
     stat = "Clopper-Pearson lower bound on the privacy loss"
     caught = control.refuted
     verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
-    found, missed = describe_power(power) if power is not None else ("", [])
+    found = describe_power(power)[0] if power is not None else ""
     could = ""
     if power is not None:
         could = (f" [{'violation found' if real.refuted else 'no violation found'} at "
@@ -236,10 +236,8 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
              f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
     evidence = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
                              f"negative control ({how})", shown)
-    if missed:  # the guards keep a PASS supported only against every class of leak the audit sees
-        evidence = {"power": None, "power_form": "",
-                    "power_note": (f"{evidence['power_note']}; but at this size the audit has no power against "
-                                   + ", ".join(LEAK_CLASSES[m][1] for m in missed))}
+    if power is not None:  # the guards keep a PASS supported only against every class the audit sees
+        evidence = with_leak_power(evidence, power)
     main = Claim(PAPER, cid, source, "baseline",
                  f"{what}: epsilon-DP at its claimed epsilon (black-box audit; tightest event: {real.best_event})"
                  f"{could}",

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["EpochLeader", "LEAK_CLASSES", "LeakPower", "leak_power", "describe_power"]
+__all__ = ["EpochLeader", "LEAK_CLASSES", "LeakPower", "leak_power", "describe_power", "with_leak_power"]
 
 # leak class -> (the mutant's constructor keywords, what it gets wrong)
 LEAK_CLASSES: dict[str, tuple[dict, str]] = {
@@ -146,3 +146,16 @@ def describe_power(power: list[LeakPower]) -> tuple[str, list[str]]:
             + (f"; no power against {'; '.join(f'{p.description} (lower bound {p.lower_bound:.3g})' for p in missed)}"
                if missed else ""))
     return text, [p.leak for p in missed]
+
+
+def with_leak_power(evidence: dict, power: list[LeakPower]) -> dict:
+    """An audit row's power evidence (Evidence fields) once its leak classes are measured: kept
+    when the audit catches every class at its size; otherwise without a form, so that the guards
+    keep the PASS only on its own criterion (INCONCLUSIVE no_power), naming the classes missed."""
+    missed = [p for p in power if not p.caught]
+    if not missed:
+        return evidence
+    return {"power": None, "power_form": "",
+            "power_note": (f"{evidence['power_note']}; but at this size the audit has no power against "
+                           + ", ".join(p.description for p in missed))}
+
