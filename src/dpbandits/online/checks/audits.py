@@ -5,7 +5,10 @@
   set. Inputs straddle the elimination threshold at several offsets.
 * Lazy-DP-TS's release mechanism (:class:`DoublingBatchMeans`, shared with Alg. 1): one arm's
   reward stream -> its released private batch means. Neighbouring streams differ in one reward.
-  Each release is discretised at thresholds taken from an independent pilot sample.
+  The releases are read jointly: each is cut at quantiles of an independent pilot, the cells are
+  coded together, and the events are thresholds of the code's log-likelihood ratio estimated on a
+  second pilot; its power is stated per class of leak on mutants of the release
+  (:data:`RELEASE_LEAKS`: noise shrunk, composition ignored, noise reused, sensitivity understated).
 * Whole bandit algorithms (spec 6.5 P-MC-BANDIT): Alg. 1 and AdaP-KLUCB on a fixed reward
   table (K = 2, T = 8); neighbours replace the reward vector of one round h in {1, K+1, K+2}.
   Output: the action sequence. The runs are vectorised over copies (harness below, tested
