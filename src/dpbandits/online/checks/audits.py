@@ -366,9 +366,10 @@ def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kin
     eps / multiplier-DP: :func:`dpbandits.evidence.guards.privacy_power`, of the claim's form when
     that is at most 2 eps); the control row is not a claim of the paper (kind control). ``kind``:
     "privacy" for the paper's mechanisms, "baseline" for the comparators of Figures 1-2 (their
-    privacy is the claim of their own papers). With ``power`` (the leak classes at the audit's
-    size, ``leaks``) the row states the size (``size``) and what the audit catches there, and a PASS is supported only
-    when it catches every class (:func:`dpbandits.online.checks.leaks.with_leak_power`)."""
+    privacy is the claim of their own papers). With ``leaks`` (the leak classes measured at the
+    audit's size, described by ``size``) the row states that size and what the audit catches
+    there, and a PASS is supported only when it catches every class
+    (:func:`dpbandits.online.checks.leaks.with_leak_power`)."""
     main, ctrl = rows
     caught = control.refuted
     found = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
