@@ -202,13 +202,21 @@ def _finished_files(work: Path) -> dict[str, int]:
     return out
 
 
+def _signals_as_in_a_terminal() -> None:
+    """In the run's process: SIGINT handled as in a terminal's foreground job (Python's
+    KeyboardInterrupt). A shell starts a background job (``make test &`` in a script) with SIGINT
+    ignored, and a child inherits that; the run would then go on past a Ctrl-C that a terminal
+    user could never have sent it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.workflow
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
 def test_a_killed_run_resumes_and_redoes_only_unfinished_jobs(repo, tmp_path, request, how):
     work = copy_workflow(repo, tmp_path / "kill")
     cmd = [SNAKEMAKE, *ONLINE_TARGETS, *SMOKE]
     proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_signals_as_in_a_terminal)
     sim = work / RES / "sim" / "online"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:  # mid-simulation: some blocks done, more to come
