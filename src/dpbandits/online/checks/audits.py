@@ -11,8 +11,10 @@
   (:data:`RELEASE_LEAKS`: noise shrunk, composition ignored, noise reused, sensitivity understated).
 * Whole bandit algorithms (spec 6.5 P-MC-BANDIT): Alg. 1 and AdaP-KLUCB on a fixed reward
   table (K = 2, T = 8); neighbours replace the reward vector of one round h in {1, K+1, K+2}.
-  Output: the action sequence. The runs are vectorised over copies (harness below, tested
-  against the per-step reference classes); they call the production index and Laplace code.
+  Output: the action sequence. Alg. 1's power is stated per class of leak on Alg. 1 with each
+  leaky mutant of its release (:data:`RELEASE_LEAKS`). The runs are vectorised over copies
+  (harness below, tested against the per-step reference classes); they call the production
+  index and Laplace code.
   Alg. 3 is not audited this way: at T = 8 its Beta sampling hides even a 4x-shrunk noise
   (measured: lower bound 0 for the real mechanism and the mutant at 10^6 samples), so its
   release mechanism is audited instead (P-AUDIT-LAZY-RELEASE). AdaP-KLUCB is audited at
@@ -46,7 +48,8 @@ from dpbandits.online.full_info import epoch_bounds
 from dpbandits.online.lazy_batches import DoublingBatchMeans
 from dpbandits.rng import make_rng
 
-__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "release_leak_power", "RELEASE_LEAKS",
+__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "release_leak_power", "alg1_leak_power",
+           "RELEASE_LEAKS",
            "rnm_ftnl_action_codes", "audit_rnm_ftnl", "bandit_action_codes", "audit_bandit",
            "BANDIT_TABLE", "audit_adap_release", "check_p_audit_dpse", "check_p_audit_lazy_release",
            "check_p_audit_rnm", "check_p_mc_alg1", "check_p_mc_adap", "check_p_audit_adap_release"]
@@ -169,17 +172,30 @@ def audit_lazy_release(epsilon: float, n_samples: int, rng: np.random.Generator,
     return scored_lower_bound(pilots, pairs, n_codes, epsilon, confidence, labels)
 
 
-def release_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
-    """What the release audit (P-AUDIT-LAZY-RELEASE) could have found at its size: the same
-    audit on each leaky mutant of the doubling-batch release (:data:`RELEASE_LEAKS`). Streams:
-    (root seed, "online", "audit", "lazy_release", "leak", class)."""
+def _leak_power(which: str, root_seed: int, audit) -> list[LeakPower]:
+    """The audit ``audit(noise_multiplier, leak, rng)`` on each leaky mutant of the doubling-batch
+    release (:data:`RELEASE_LEAKS`). Streams: (root seed, "online", "audit", ``which``, "leak",
+    class)."""
     out = []
     for name, (leak, multiplier, description) in RELEASE_LEAKS.items():
-        result = audit_lazy_release(a["epsilon"], a["samples"], make_rng(root_seed, PAPER, "audit", "lazy_release",
-                                                                         "leak", name),
-                                    a["confidence"], multiplier, leak=leak)
+        result = audit(multiplier, leak, make_rng(root_seed, PAPER, "audit", which, "leak", name))
         out.append(LeakPower(name, description, float(result.epsilon_lower_bound), bool(result.refuted)))
     return out
+
+
+def release_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
+    """What the release audit (P-AUDIT-LAZY-RELEASE) could have found at its size: the same
+    audit on each leaky mutant of the doubling-batch release (:data:`RELEASE_LEAKS`)."""
+    return _leak_power("lazy_release", root_seed, lambda multiplier, leak, rng: audit_lazy_release(
+        a["epsilon"], a["samples"], rng, a["confidence"], multiplier, leak=leak))
+
+
+def alg1_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
+    """What the whole-sequence audit of Alg. 1 (P-MC-ALG1) could have found at its size: the
+    same audit on Alg. 1 with each leaky mutant of its release (:data:`RELEASE_LEAKS`, the index
+    unchanged; :class:`_CopiesBatches`)."""
+    return _leak_power("anytime_lazy_ucb", root_seed, lambda multiplier, leak, rng: audit_bandit(
+        "anytime_lazy_ucb", a["epsilon"], a["samples"], rng, a["confidence"], multiplier, leak=leak))
 
 
 # P-MC-BANDIT reward table: K = 2, T = 8, drawn once from mu = (0.6, 0.4) (spec 6.5), fixed here.
@@ -188,41 +204,61 @@ BANDIT_TABLE = np.array([[1, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 0], [1, 1],
 
 class _CopiesBatches:
     """The doubling-batch state of Alg. 1 (:class:`DoublingBatchMeans`) for many
-    independent copies whose data streams differ (each copy pulls its own arms)."""
+    independent copies whose data streams differ (each copy pulls its own arms). ``leak``: the
+    release of a leaky mutant instead (the classes of :data:`RELEASE_LEAKS`; the batch sizes and
+    the index that reads the releases unchanged): "composition" releases the mean of every
+    reward of the arm so far (fresh noise on its sum), "reuse" adds the arm's first noise draw
+    to every batch sum, "sensitivity" scales a batch sum's noise by 1 / (its size)."""
 
     def __init__(self, first_rewards: np.ndarray, laplace: LaplaceMechanism, n: int,
-                 rng: np.random.Generator):
+                 rng: np.random.Generator, leak: str = "none"):
+        if leak not in ("none", "composition", "reuse", "sensitivity"):
+            raise ValueError(f"leak must be one of none, composition, reuse, sensitivity, got {leak!r}")
         k = first_rewards.size
-        self.laplace, self.rng = laplace, rng
+        self.laplace, self.rng, self.leak = laplace, rng, leak
         self.O = np.ones((n, k))
         self.N = np.zeros((n, k))
         self.Phi = np.zeros((n, k))
-        self.mu_tilde = first_rewards[None, :] + laplace.noise(rng, (n, k))  # batch of size 1
+        self.first_noise = laplace.noise(rng, (n, k))
+        self.total = np.broadcast_to(first_rewards, (n, k)).astype(float)  # every reward so far
+        self.mu_tilde = first_rewards[None, :] + self.first_noise  # batch of size 1
 
     def add(self, arms: np.ndarray, rewards: np.ndarray) -> None:
         """One observation per copy; release (Lap on the batch sum) where a batch completes."""
         rows = np.arange(arms.size)
         self.N[rows, arms] += 1
         self.Phi[rows, arms] += rewards
+        self.total[rows, arms] += rewards
         done = self.N[rows, arms] == 2 * self.O[rows, arms]
         r, a = rows[done], arms[done]
         self.O[r, a] *= 2
-        self.mu_tilde[r, a] = (self.Phi[r, a] + self.laplace.noise(self.rng, r.size)) / self.O[r, a]
+        if self.leak == "none":
+            self.mu_tilde[r, a] = (self.Phi[r, a] + self.laplace.noise(self.rng, r.size)) / self.O[r, a]
+        elif self.leak == "composition":
+            used = 2 * self.O[r, a] - 1  # 1 + 2 + ... + O rewards of the arm so far
+            self.mu_tilde[r, a] = (self.total[r, a] + self.laplace.noise(self.rng, r.size)) / used
+        elif self.leak == "reuse":
+            self.mu_tilde[r, a] = (self.Phi[r, a] + self.first_noise[r, a]) / self.O[r, a]
+        else:  # sensitivity
+            self.mu_tilde[r, a] = (self.Phi[r, a] + self.laplace.noise(self.rng, r.size) / self.O[r, a]) / self.O[r, a]
         self.N[r, a] = 0
         self.Phi[r, a] = 0
 
 
 def bandit_action_codes(algorithm: str, table: np.ndarray, epsilon: float, n_samples: int,
                         rng: np.random.Generator, noise_multiplier: float = 1.0,
-                        alpha: float = 3.1) -> np.ndarray:
+                        alpha: float = 3.1, leak: str = "none") -> np.ndarray:
     """Action sequences (base-K codes of rounds K+1..T) of ``n_samples`` runs of a bandit
-    algorithm on one fixed reward table (T x K); rounds 1..K pull arm j at round j."""
+    algorithm on one fixed reward table (T x K); rounds 1..K pull arm j at round j. ``leak``
+    (Alg. 1 only): a leaky mutant of its release (:class:`_CopiesBatches`)."""
     horizon, k = table.shape
     laplace = LaplaceMechanism(epsilon, 1.0, noise_multiplier)
     first = table[np.arange(k), np.arange(k)]
     codes = np.zeros(n_samples, dtype=np.int64)
+    if leak != "none" and algorithm != "anytime_lazy_ucb":
+        raise ValueError(f"leaky mutants are of anytime_lazy_ucb only, not {algorithm!r}")
     if algorithm == "anytime_lazy_ucb":
-        state = _CopiesBatches(first, laplace, n_samples, rng)
+        state = _CopiesBatches(first, laplace, n_samples, rng, leak)
         for t in range(k + 1, horizon + 1):
             arms = np.argmax(anytime_lazy_ucb.index(state.mu_tilde, state.O, t, epsilon), axis=1)
             state.add(arms, table[t - 1, arms])
@@ -261,8 +297,9 @@ def bandit_action_codes(algorithm: str, table: np.ndarray, epsilon: float, n_sam
 
 def audit_bandit(algorithm: str, epsilon: float, n_samples: int, rng: np.random.Generator,
                  confidence: float = 0.999, noise_multiplier: float = 1.0,
-                 rounds: tuple[int, ...] = (1, 3, 4)) -> AuditResult:
-    """P-MC-BANDIT: one neighbouring pair per round h (its whole reward vector mirrored)."""
+                 rounds: tuple[int, ...] = (1, 3, 4), leak: str = "none") -> AuditResult:
+    """P-MC-BANDIT: one neighbouring pair per round h (its whole reward vector mirrored);
+    ``leak``: of a leaky mutant of Alg. 1 (:func:`bandit_action_codes`)."""
     table = BANDIT_TABLE
     horizon, k = table.shape
     pairs, labels = [], []
@@ -270,7 +307,7 @@ def audit_bandit(algorithm: str, epsilon: float, n_samples: int, rng: np.random.
         neighbour = table.copy()
         neighbour[h - 1] = 1.0 - neighbour[h - 1]
         pairs.append(tuple(bandit_action_codes(algorithm, x, epsilon, n_samples, rng,
-                                               noise_multiplier) for x in (table, neighbour)))
+                                               noise_multiplier, leak=leak) for x in (table, neighbour)))
         labels.append(f"round {h} vector mirrored")
     return epsilon_lower_bound(pairs, k ** (horizon - k), epsilon, confidence, "atoms", labels)
 
@@ -411,10 +448,14 @@ def check_p_audit_lazy_release(root_seed: int, scale: str, a: dict) -> list[Clai
 
 
 def check_p_mc_alg1(root_seed: int, scale: str, a: dict) -> list[Claim]:
-    """P-MC-ALG1: Anytime-Lazy-UCB (Alg. 1), whole action sequence, K = 2, T = 8."""
+    """P-MC-ALG1: Anytime-Lazy-UCB (Alg. 1), whole action sequence, K = 2, T = 8, with what it
+    could have found at its size (:func:`alg1_leak_power`)."""
+    size = (f"K = 2, T = 8, one reward table and 3 neighbours (the reward vector of round 1, 3 or 4 mirrored), "
+            f"{a['samples']} runs per table, every action sequence an event")
     return _audit_check("anytime_lazy_ucb", "P-MC-ALG1",
                         "Anytime-Lazy-UCB (Alg. 1), whole action sequence, K = 2, T = 8, one reward vector replaced",
-                        "Thm 2; spec 6.5 P-MC-BANDIT", root_seed, scale, a)
+                        "Thm 2; spec 6.5 P-MC-BANDIT", root_seed, scale, a,
+                        leaks=alg1_leak_power(root_seed, a), size=size)
 
 
 def check_p_mc_adap(root_seed: int, scale: str, a: dict) -> list[Claim]:

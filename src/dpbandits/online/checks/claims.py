@@ -110,7 +110,11 @@ CLAIMS: tuple[PaperClaim, ...] = (
         checks=("P-MC-ALG1", "P-AUDIT-LAZY-RELEASE"),
         note="P-MC-ALG1 audits the whole action sequence (K = 2, T = 8, eps = 1, one round's reward "
              "vector mirrored); P-AUDIT-LAZY-RELEASE audits the doubling-batch release that the proof "
-             "rests on (one reward flipped in one arm's stream), shared with Lazy-DP-TS; " + _AUDIT),
+             "rests on (one reward flipped in one arm's stream), shared with Lazy-DP-TS. Each states "
+             "what it could have found at its own size: the same audit on leaky mutants of the release "
+             "(noise shrunk, composition ignored, noise reused, sensitivity understated), and its PASS "
+             "is supported only when it catches every class (the row lists each with its lower "
+             "bound); " + _AUDIT),
     PaperClaim(
         "Thm3-dep", "Section 4.1, Theorem 3, first part (proof: Appendix B.2.1)", (166, 168), "upper_bound",
         "Anytime-Lazy-UCB's regret is O(sum over suboptimal arms of log T / min(gap, eps)).",
