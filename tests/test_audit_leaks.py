@@ -10,17 +10,12 @@ import numpy as np
 import pytest
 
 from dpbandits.audit import AuditResult
+from dpbandits.evidence.audits import LeakPower, describe_power
 from dpbandits.evidence.guards import judge_all
 from dpbandits.online import interface
 from dpbandits.online.checks.audits import BANDIT_TABLE
 from dpbandits.online.checks.extra import _audit_rows, audit_class
-from dpbandits.online.checks.leaks import (
-    LEAK_CLASSES,
-    EpochLeader,
-    LeakPower,
-    describe_power,
-    leak_power,
-)
+from dpbandits.online.checks.leaks import LEAK_CLASSES, EpochLeader, leak_power
 
 
 def _power(table, n=100_000, seed=1):

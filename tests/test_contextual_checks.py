@@ -194,8 +194,32 @@ def test_audit_catches_shrunk_noise_and_the_authors_release():
     assert rows["E-CODE-LDP"].kind == "report" and "measured: refuted" in rows["E-CODE-LDP"].claim
     judged = {c.check_id: c for c in judge_all(rows.values(), registry.get("contextual", "P-AUDIT").guards)}
     assert judged["P-AUDIT"].reason == "supported" and judged["P-AUDIT-CONTROL"].reason == "validated"
+    # it states its size and catches every leak class there (1e5 releases per input)
+    assert "no violation found at 4 bins x 3 active arms" in rows["P-AUDIT"].claim
+    for _, _, description in audits.RELEASE_LEAKS.values():
+        assert description in rows["P-AUDIT"].claim
+    assert "no power against" not in rows["P-AUDIT"].claim
     bad = verdicts(audits.check_audit(rng, "smoke", ACFG, noise_multiplier=0.3))
     assert bad["P-AUDIT"] == "FAIL"
+
+
+def test_each_leaky_release_is_the_mistake_its_class_names():
+    """White box of the audit's mutants of the user release (z = bin 0, arm 0, reward 1): noise
+    reused leaves U~ - V~ exact and every entry's noise the same; composition ignored halves the
+    scale of U~ and V~; sensitivity understated halves V~'s only. Standard deviations of a
+    Laplace of scale b: b sqrt(2); the faithful scale is 4 / eps."""
+    z, n = (0, 0, 1.0), 200_000
+    U, V = audits._release(z, 1.0, n, np.random.default_rng(1), "faithful", 1.0, "reuse")
+    assert np.array_equal(U[:, 0, 0] - V[:, 0, 0], np.zeros(n)) and np.array_equal(U[:, 1, 1], V[:, 2, 2])
+    assert np.std(U[:, 1, 1]) == pytest.approx(4 * np.sqrt(2), rel=0.02)
+    U, V = audits._release(z, 1.0, n, np.random.default_rng(2), "faithful", 1.0, "composition")
+    assert np.std(U[:, 1, 1]) == pytest.approx(2 * np.sqrt(2), rel=0.02)
+    assert np.std(V[:, 1, 1]) == pytest.approx(2 * np.sqrt(2), rel=0.02)
+    U, V = audits._release(z, 1.0, n, np.random.default_rng(3), "faithful", 1.0, "sensitivity")
+    assert np.std(U[:, 1, 1]) == pytest.approx(4 * np.sqrt(2), rel=0.02)
+    assert np.std(V[:, 1, 1]) == pytest.approx(2 * np.sqrt(2), rel=0.02)
+    with pytest.raises(ValueError, match="leak must be one of"):
+        audits._release(z, 1.0, 10, np.random.default_rng(0), "faithful", 1.0, "bogus")
 
 
 # ---------------------------------------------------------------------------------------------

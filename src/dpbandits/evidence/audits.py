@@ -1,14 +1,18 @@
 """The claim rows of a black-box privacy audit (:mod:`dpbandits.audit`): the audit of the real
-mechanism and its negative control, whose verdicts the guards then read."""
+mechanism and its negative control, whose verdicts the guards then read; and what an audit could
+have found at its size (:class:`LeakPower`, one per class of leak measured on a mutant of the
+audited mechanism), which decides whether its PASS is supported."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from dpbandits.audit import AuditResult
 from dpbandits.evidence.claims import Claim
 
-__all__ = ["audit_claims"]
+__all__ = ["audit_claims", "LeakPower", "describe_power", "with_leak_power", "power_statement"]
 
 
 def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
@@ -32,3 +36,43 @@ def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
               f"lower bound > epsilon = {control.epsilon:g}",
               "PASS" if control.refuted else "FAIL", control.n_samples, scale),
     ]
+
+
+@dataclass(frozen=True)
+class LeakPower:
+    """One leak class at one audit size: the audit's lower bound on the mutant's privacy loss
+    and whether it refutes the mutant's epsilon claim (caught)."""
+
+    leak: str
+    description: str
+    lower_bound: float
+    caught: bool
+
+
+def describe_power(power: list[LeakPower]) -> tuple[str, list[str]]:
+    """The text of a power table ("catches: ...; no power against: ...") and the classes missed."""
+    caught = [f"{p.description} (lower bound {p.lower_bound:.3g})" for p in power if p.caught]
+    missed = [p for p in power if not p.caught]
+    text = (f"catches {'; '.join(caught) if caught else 'none of the leak classes'}"
+            + (f"; no power against {'; '.join(f'{p.description} (lower bound {p.lower_bound:.3g})' for p in missed)}"
+               if missed else ""))
+    return text, [p.leak for p in missed]
+
+
+def with_leak_power(evidence: dict, power: list[LeakPower]) -> dict:
+    """An audit row's power evidence (Evidence fields) once its leak classes are measured: kept
+    when the audit catches every class at its size; otherwise without a form, so that the guards
+    keep the PASS only on its own criterion (INCONCLUSIVE no_power), naming the classes missed."""
+    missed = [p for p in power if not p.caught]
+    if not missed:
+        return evidence
+    return {"power": None, "power_form": "",
+            "power_note": (f"{evidence['power_note']}; but at this size the audit has no power against "
+                           + ", ".join(p.description for p in missed))}
+
+
+def power_statement(violated: bool, size: str, power: list[LeakPower], mutants: str) -> str:
+    """What an audit row adds to its claim: " [no violation found at <size>; on <mutants>, at this
+    size the audit catches ...; no power against ...]" (``violated``: "violation found")."""
+    return (f" [{'violation' if violated else 'no violation'} found at {size}; on {mutants}, at this size the audit "
+            f"{describe_power(power)[0]}]")

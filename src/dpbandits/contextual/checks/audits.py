@@ -20,6 +20,13 @@ directions; :func:`dpbandits.audit.epsilon_lower_bound`) approaches eps from bel
 * ``P-AUDIT-CONTROL`` (control, not a claim of the paper): the same release with the Laplace
   scale shrunk (really eps/multiplier-LDP) must be refuted, or the audit has no power (then
   P-AUDIT is INCONCLUSIVE);
+* what the audit could have found at its size (:data:`RELEASE_LEAKS`, :func:`release_leak_power`):
+  the same audit, on the same rng after the rows above, of leaky mutants of the release: noise
+  shrunk x0.5; composition ignored (U~ and V~ each given the whole eps, Lap(2/eps) on both: the
+  same law as the shrunk noise, a different mistake); noise reused (one Laplace draw added to every
+  entry, so differences of entries are exact); sensitivity understated (V~'s taken as 1, one
+  reward in [0, 1], instead of 2: Lap(2/eps) on V~ only, a release 1.5 eps-LDP). P-AUDIT's PASS is
+  supported only when it catches every class;
 * ``E-CODE-LDP`` (report, a finding about the released code, deviation table "noise reports"):
   the authors' code sends reports only to the bin that contains the context; the presence of a
   report reveals the bin and the audit refutes eps-LDP. The paper's text describes the faithful
@@ -34,11 +41,11 @@ import numpy as np
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.contextual.randomizer import report_batch
-from dpbandits.evidence.audits import audit_claims
+from dpbandits.evidence.audits import LeakPower, audit_claims, power_statement, with_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 
-__all__ = ["audit_randomizer", "release_codes", "check_audit", "PAIRS"]
+__all__ = ["audit_randomizer", "release_codes", "check_audit", "PAIRS", "RELEASE_LEAKS", "release_leak_power"]
 
 PAPER = "contextual"
 ACTIVE = np.ones((4, 3), dtype=bool)
@@ -46,13 +53,45 @@ PAIRS = (((0, 0, 1.0), (1, 1, 1.0)), ((0, 0, 1.0), (0, 1, 1.0)), ((0, 0, 1.0), (
 N_CODES = 6**4  # per entry: 3 symbols x sent / not sent, 4 entries
 
 
-def release_codes(z, cells, epsilon, n, rng, noise="faithful", noise_multiplier=1.0, chunk=200_000):
+# The leak classes of the user's release (what the audit could have found):
+# name -> (the mutant's ``leak``, its noise multiplier, what it gets wrong)
+RELEASE_LEAKS = {
+    "noise_shrunk": ("none", 0.5, "noise shrunk x0.5 (a release 2 eps-LDP)"),
+    "composition_ignored": ("composition", 1.0,
+                            "composition ignored (U~ and V~ each given the whole eps: Lap(2/eps) on both)"),
+    "noise_reused": ("reuse", 1.0, "noise reused (one Laplace draw added to every entry of U~ and V~)"),
+    "sensitivity_understated": ("sensitivity", 1.0,
+                                "sensitivity understated (V~'s taken as 1 instead of 2: Lap(2/eps) on V~, "
+                                "a release 1.5 eps-LDP)"),
+}
+
+
+def _release(z, epsilon, n, rng, noise, noise_multiplier, leak):
+    """``n`` releases of z by the production randomiser, or by a leaky mutant of it
+    (:data:`RELEASE_LEAKS`) built from the production release's parts."""
+    if leak == "none":
+        return report_batch(z, ACTIVE, epsilon, n, rng, noise, noise_multiplier)
+    if leak == "composition":
+        return report_batch(z, ACTIVE, epsilon, n, rng, noise, noise_multiplier * 0.5)
+    if leak == "sensitivity":
+        U, _ = report_batch(z, ACTIVE, epsilon, n, rng, noise, noise_multiplier)
+        _, V = report_batch(z, ACTIVE, epsilon, n, rng, noise, noise_multiplier * 0.5)
+        return U, V
+    if leak == "reuse":
+        U, V = report_batch(z, ACTIVE, epsilon, n, rng, noise, 0.0)  # the raw entries
+        shared = report_batch((0, 0, 0.0), ACTIVE, epsilon, n, rng, noise, noise_multiplier)[0][:, :1, :1]
+        return U + shared, V + shared  # one draw (an entry of a zero input's U~) on every entry
+    raise ValueError(f"leak must be one of none, composition, reuse, sensitivity, got {leak!r}")
+
+
+def release_codes(z, cells, epsilon, n, rng, noise="faithful", noise_multiplier=1.0, chunk=200_000, leak="none"):
     """Integer codes of ``n`` releases of input z, observing the entries U~ and V~ at the two
-    (bin, arm) ``cells``: per entry a ternary symbol and a sent / not-sent bit."""
+    (bin, arm) ``cells``: per entry a ternary symbol and a sent / not-sent bit. ``leak``: of a
+    leaky mutant of the release (:data:`RELEASE_LEAKS`)."""
     out = []
     for start in range(0, n, chunk):
         m = min(chunk, n - start)
-        U, V = report_batch(z, ACTIVE, epsilon, m, rng, noise, noise_multiplier)
+        U, V = _release(z, epsilon, m, rng, noise, noise_multiplier, leak)
         code = np.zeros(m, dtype=np.int64)
         for arr in (U, V):
             for b, k in cells:
@@ -64,14 +103,25 @@ def release_codes(z, cells, epsilon, n, rng, noise="faithful", noise_multiplier=
     return np.concatenate(out)
 
 
-def audit_randomizer(epsilon, n, rng, confidence=0.999, noise="faithful", noise_multiplier=1.0) -> AuditResult:
+def audit_randomizer(epsilon, n, rng, confidence=0.999, noise="faithful", noise_multiplier=1.0,
+                     leak="none") -> AuditResult:
     pairs, labels = [], []
     for z, zp in PAIRS:
         cells = [(z[0], z[1]), (zp[0], zp[1])]
-        pairs.append((release_codes(z, cells, epsilon, n, rng, noise, noise_multiplier),
-                      release_codes(zp, cells, epsilon, n, rng, noise, noise_multiplier)))
+        pairs.append((release_codes(z, cells, epsilon, n, rng, noise, noise_multiplier, leak=leak),
+                      release_codes(zp, cells, epsilon, n, rng, noise, noise_multiplier, leak=leak)))
         labels.append(f"z={z}, z'={zp}")
     return epsilon_lower_bound(pairs, N_CODES, epsilon, confidence, "atoms", labels)
+
+
+def release_leak_power(epsilon, n, rng, confidence=0.999) -> list[LeakPower]:
+    """The audit of :func:`audit_randomizer` (same pairs, events, samples and confidence) on each
+    leaky mutant of the release (:data:`RELEASE_LEAKS`): caught when it refutes eps-LDP."""
+    out = []
+    for name, (leak, multiplier, description) in RELEASE_LEAKS.items():
+        result = audit_randomizer(epsilon, n, rng, confidence, "faithful", multiplier, leak)
+        out.append(LeakPower(name, description, float(result.epsilon_lower_bound), bool(result.refuted)))
+    return out
 
 
 def check_audit(rng, scale, acfg, *, noise="faithful", noise_multiplier=1.0) -> list[Claim]:
@@ -85,10 +135,18 @@ def check_audit(rng, scale, acfg, *, noise="faithful", noise_multiplier=1.0) -> 
                                "eqs. (11)-(12), Thm 2.6 (privacy)", real, control, control_mult, scale, paper=PAPER)
     found = (f"the same audit gives a lower bound {control.epsilon_lower_bound:.3g}, "
              f"{'FAIL' if control.refuted else 'PASS'} (P-AUDIT-CONTROL)")
-    claims = [audit.with_evidence(**privacy_power(control.refuted, 1.0 / control_mult,
-                                                  f"the release with its Laplace scale x{control_mult:g}", found)),
-              replace(ctrl, kind="control", claim=f"[negative control of the audit] {ctrl.claim}")]
     code = audit_randomizer(eps, n, rng, conf, "inbin_only", 1.0)
+    power = privacy_power(control.refuted, 1.0 / control_mult, f"the release with its Laplace scale x{control_mult:g}",
+                          found)
+    if noise == "faithful" and noise_multiplier == 1.0:  # what the audit of the faithful release could have found
+        leaks = release_leak_power(eps, n, rng, conf)
+        power = with_leak_power(power, leaks)
+        size = (f"4 bins x 3 active arms, 3 neighbouring pairs of inputs (bin and arm, arm, reward changed), {n} "
+                "releases per input, every atom of the two cells' U~ and V~ entries an event")
+        audit = replace(audit, claim=audit.claim + power_statement(real.refuted, size, leaks,
+                                                                   "leaky mutants of the release"))
+    claims = [audit.with_evidence(**power),
+              replace(ctrl, kind="control", claim=f"[negative control of the audit] {ctrl.claim}")]
     if not control.refuted:
         outcome = "undecided (the audit's control was not caught)"
     elif code.refuted:

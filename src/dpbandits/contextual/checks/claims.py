@@ -124,7 +124,9 @@ CLAIMS: tuple[PaperClaim, ...] = (
         checks=("P-AUDIT",),
         note="P-AUDIT: a black-box audit of our implementation of the user release at eps = 1 on a fixed public "
              "partition: Clopper-Pearson lower bound 0.96 <= 1; its power is shown by P-AUDIT-CONTROL (the release "
-             "with the Laplace scale halved is caught at 1.93). The exact accounting (U-PRIV-1: sensitivity 2 + 2 "
+             "with the Laplace scale halved is caught at 1.93) and by leaky mutants of the release at the same size "
+             "(composition of U and V ignored, one noise draw reused, V's sensitivity understated), each caught "
+             "for the PASS to be supported. The exact accounting (U-PRIV-1: sensitivity 2 + 2 "
              "against scale 4/eps gives exactly eps) is an identity of these constants, counted apart. The auxiliary "
              "release (24)-(25) is the same randomiser at eps_m and is not audited separately; the joint guarantee "
              "Pi(eps, eps_1, ..., eps_M) of Theorem 3.4 is not tested. The released code's release is not LDP "

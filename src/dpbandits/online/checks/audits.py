@@ -38,12 +38,11 @@ from dataclasses import replace
 import numpy as np
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
-from dpbandits.evidence.audits import audit_claims
+from dpbandits.evidence.audits import LeakPower, audit_claims, power_statement, with_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, rnm_ftnl
-from dpbandits.online.checks.leaks import LeakPower, describe_power, with_leak_power
 from dpbandits.online.full_info import epoch_bounds
 from dpbandits.online.lazy_batches import DoublingBatchMeans
 from dpbandits.rng import make_rng
@@ -406,7 +405,7 @@ def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kin
     privacy is the claim of their own papers). With ``leaks`` (the leak classes measured at the
     audit's size, described by ``size``) the row states that size and what the audit catches
     there, and a PASS is supported only when it catches every class
-    (:func:`dpbandits.online.checks.leaks.with_leak_power`)."""
+    (:func:`dpbandits.evidence.audits.with_leak_power`)."""
     main, ctrl = rows
     caught = control.refuted
     found = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
@@ -415,9 +414,8 @@ def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kin
                           f"negative control (Laplace scale x{multiplier:g})", found)
     if leaks is not None:
         power = with_leak_power(power, leaks)
-        main = replace(main, claim=f"{main.claim} [{'violation' if main.verdict == 'FAIL' else 'no violation'} found "
-                                  f"at {size}; on leaky mutants of the mechanism, at this size the audit "
-                                  f"{describe_power(leaks)[0]}]")
+        main = replace(main, claim=main.claim + power_statement(main.verdict == "FAIL", size, leaks,
+                                                                "leaky mutants of the mechanism"))
     main = replace(main, kind=kind, reason="" if caught else "no_power").with_evidence(**power)
     return [main, replace(ctrl, kind="control")]
 

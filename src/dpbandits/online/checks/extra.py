@@ -53,10 +53,11 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
+from dpbandits.evidence.audits import LeakPower, power_statement, with_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.online.checks.audits import BANDIT_TABLE
-from dpbandits.online.checks.leaks import LeakPower, describe_power, leak_power, with_leak_power
+from dpbandits.online.checks.leaks import leak_power
 from dpbandits.online.interface import (
     ExtraAlgorithm,
     check_algorithm_params,
@@ -223,12 +224,10 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
     stat = "Clopper-Pearson lower bound on the privacy loss"
     caught = control.refuted
     verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
-    found = describe_power(power)[0] if power is not None else ""
     could = ""
     if power is not None:
-        could = (f" [{'violation found' if real.refuted else 'no violation found'} at "
-                 f"{audit_size(real, spec.audit_horizons)}; on "
-                 f"mutants of an eps-DP algorithm of the family, at this size the audit {found}]")
+        could = power_statement(real.refuted, audit_size(real, spec.audit_horizons), power,
+                                "mutants of an eps-DP algorithm of the family")
     what = (f"{spec.label} ({spec.name}), whole action sequence, K = 2, "
             f"T = {' and '.join(str(t) for t in spec.audit_horizons)}, one reward vector replaced, "
             f"claims {spec.epsilon_accounting:g} x epsilon")

@@ -33,11 +33,12 @@ audit does not catch at that size is one it has no power against there.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["EpochLeader", "LEAK_CLASSES", "LeakPower", "leak_power", "describe_power", "with_leak_power"]
+from dpbandits.evidence.audits import LeakPower
+
+__all__ = ["EpochLeader", "LEAK_CLASSES", "leak_power"]
 
 # leak class -> (the mutant's constructor keywords, what it gets wrong)
 LEAK_CLASSES: dict[str, tuple[dict, str]] = {
@@ -115,17 +116,6 @@ class EpochLeader:
         self.true_total[self.rows, arms] += rewards
 
 
-@dataclass(frozen=True)
-class LeakPower:
-    """One leak class at one audit size: the audit's lower bound on the mutant's privacy loss
-    and whether it refutes the mutant's epsilon claim (caught)."""
-
-    leak: str
-    description: str
-    lower_bound: float
-    caught: bool
-
-
 def leak_power(audit: Callable[..., object]) -> tuple[object, list[LeakPower]]:
     """The reference's audit and each leak class's (:data:`LEAK_CLASSES`), by ``audit(cls,
     params, role)``: the audit whose power is stated, run on :class:`EpochLeader` with the
@@ -136,26 +126,3 @@ def leak_power(audit: Callable[..., object]) -> tuple[object, list[LeakPower]]:
         result = audit(EpochLeader, params, name)
         out.append(LeakPower(name, description, float(result.epsilon_lower_bound), bool(result.refuted)))
     return reference, out
-
-
-def describe_power(power: list[LeakPower]) -> tuple[str, list[str]]:
-    """The text of a power table ("catches: ...; no power against: ...") and the classes missed."""
-    caught = [f"{p.description} (lower bound {p.lower_bound:.3g})" for p in power if p.caught]
-    missed = [p for p in power if not p.caught]
-    text = (f"catches {'; '.join(caught) if caught else 'none of the leak classes'}"
-            + (f"; no power against {'; '.join(f'{p.description} (lower bound {p.lower_bound:.3g})' for p in missed)}"
-               if missed else ""))
-    return text, [p.leak for p in missed]
-
-
-def with_leak_power(evidence: dict, power: list[LeakPower]) -> dict:
-    """An audit row's power evidence (Evidence fields) once its leak classes are measured: kept
-    when the audit catches every class at its size; otherwise without a form, so that the guards
-    keep the PASS only on its own criterion (INCONCLUSIVE no_power), naming the classes missed."""
-    missed = [p for p in power if not p.caught]
-    if not missed:
-        return evidence
-    return {"power": None, "power_form": "",
-            "power_note": (f"{evidence['power_note']}; but at this size the audit has no power against "
-                           + ", ".join(p.description for p in missed))}
-
