@@ -223,3 +223,29 @@ def test_every_supported_pass_of_the_committed_run_names_the_wrong_paper_it_rule
             privacy.append(f"{r.paper}/{r.check_id}")
     assert not missing, f"PASS supported without a stated wrong paper: {missing}"
     assert not privacy, f"privacy PASS powered against another form: {privacy}"
+
+
+def test_the_slope_row_builder_judges_the_ci_against_its_band_and_states_its_power():
+    """dpbandits.evidence.slopes.slope_row, the one builder of every paper's slope rows."""
+    import math
+    from types import SimpleNamespace
+
+    from dpbandits.evidence.slopes import slope_row
+
+    fit = SimpleNamespace(slope=0.5, ci_low=0.45, ci_high=0.55)  # what the builder reads of a SlopeFit
+
+    def row(band, **kw):
+        return slope_row("online", "S", "Thm 1", "theorem", "a slope", "slope", fit, band, 80, "smoke", **kw)
+
+    inside, outside, straddle = row((0.4, 0.6)), row((0.7, 0.9)), row((0.5, 0.9))
+    assert (inside.verdict, outside.verdict, straddle.verdict) == ("PASS", "FAIL", "INCONCLUSIVE")
+    assert inside.criterion == "slope CI within [0.4, 0.6]" and row((-math.inf, 0.6)).criterion == "slope CI within [-inf, 0.6]"
+    assert (inside.value, inside.ci_low, inside.ci_high, inside.n_runs) == (fit.slope, fit.ci_low, fit.ci_high, 80)
+    widened = row((0.4, 0.6), ci=(0.3, 0.7), criterion="CI upper end < 0.6")
+    assert (widened.verdict, widened.ci_low, widened.criterion) == ("INCONCLUSIVE", 0.3, "CI upper end < 0.6")
+    powered = row((0.4, 0.6), alternative=(1.0, "slope 1", "exponent_off"))
+    assert powered.evidence.power == "FAIL" and powered.evidence.power_form == "exponent_off"
+    assert "slope 1 = 1" in powered.evidence.power_note
+    assert row((0.4, 0.6), alternative=(0.52, "slope 0.52", "exponent_off")).evidence.power == "PASS"
+    none = slope_row("online", "S", "Thm 1", "theorem", "a slope", "slope", None, (0.4, 0.6), 0, "smoke")
+    assert none.verdict == "INCONCLUSIVE" and math.isnan(none.value) and math.isnan(none.ci_low)

@@ -82,7 +82,8 @@ from dpbandits.contextual.experiments.designs import Cell, run_seed
 from dpbandits.contextual.instances import BumpInstance
 from dpbandits.contextual.ldpmab import run_ldpmab
 from dpbandits.contextual.partition import tau
-from dpbandits.evidence.checks import CheckOutput, band_verdict, claim_row, upper_verdict
+from dpbandits.evidence.checks import CheckOutput, band_verdict, claim_row
+from dpbandits.evidence.slopes import slope_row
 from dpbandits.plotting import algorithm_palette, apply_style, plt, save_figure
 from dpbandits.stats import loglog_slope
 from dpbandits.stats.common_slope import common_slope
@@ -330,15 +331,15 @@ def _slope_row(check_id, source, what, ns, groups, o: Onset, theory: float, rng,
     pts = ns[past]
     bar = theory + SLOPE_TOL
     n_runs = sum(g.size for g in groups)
+    fit = None
     if pts.size >= 2:
         fit = loglog_slope(pts, [g * n for g, n in zip(groups[past], pts, strict=True)], rng, n_boot)
         value, lo, hi = fit.slope, fit.ci_low, fit.ci_high
-        verdict = upper_verdict(lo, hi, bar)
         lof = _lof(fit)
         power = sublinear_power(fit, bar, theory=theory)
     else:
         value = lo = hi = np.nan
-        verdict, lof, power = "INCONCLUSIVE", "fewer than 2 points past the onset", {}
+        lof, power = "fewer than 2 points past the onset", {}
     reached = pts.size >= MIN_PAST
     start = (f"the regime's start n = {fmt_n(o.regime_n)} (first n more than {REL_REGIME:.0%} below the uniform "
              f"policy's; onset n = {_cap_text(o.n, float(ns[-1]))})")
@@ -353,11 +354,12 @@ def _slope_row(check_id, source, what, ns, groups, o: Onset, theory: float, rng,
     inside = "" if not np.isfinite(value) else ("; the CI contains the theory's exponent" if lo <= theory <= hi else
                                                 ("; below the theory's exponent" if hi < theory else
                                                  "; above the theory's exponent"))
-    claim = _claim(check_id, source, "theorem",
-                   f"{what}: past the onset the regret grows no faster than the theorem's n^{theory:.3g} "
-                   f"(slope {value:.3f} over n = {fmt_n(pts[0]) if pts.size else '-'} to {fmt_n(ns[-1])}; {lof}{inside})",
-                   "log-log slope of mean regret on n past the onset", value, lo, hi,
-                   f"CI upper end < {theory:.3g} + {SLOPE_TOL:g} = {bar:.3g}", verdict, n_runs, scale)
+    claim = slope_row(PAPER, check_id, source, "theorem",
+                      f"{what}: past the onset the regret grows no faster than the theorem's n^{theory:.3g} "
+                      f"(slope {value:.3f} over n = {fmt_n(pts[0]) if pts.size else '-'} to {fmt_n(ns[-1])}; "
+                      f"{lof}{inside})",
+                      "log-log slope of mean regret on n past the onset", fit, (-math.inf, bar), n_runs, scale,
+                      criterion=f"CI upper end < {theory:.3g} + {SLOPE_TOL:g} = {bar:.3g}")
     entered = o.regime_index >= 0
     return claim.with_evidence(regime=entered, too_few=entered and not reached, regime_note=note, **power)
 

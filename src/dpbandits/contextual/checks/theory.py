@@ -45,6 +45,7 @@ E-LITERAL            report       [spec reading A8] the paper's constants with t
 
 from __future__ import annotations
 
+import math
 from functools import partial
 
 import numpy as np
@@ -76,6 +77,7 @@ from dpbandits.evidence.checks import (
     worst_verdict,
 )
 from dpbandits.evidence.guards import shifted_ci_power, significant
+from dpbandits.evidence.slopes import slope_row
 from dpbandits.stats import holm, loglog_slope, paired_loglog_slope, wilcoxon_less
 from dpbandits.stats.slopes import slope_difference
 
@@ -121,9 +123,8 @@ def _groups(table: pd.DataFrame, x_col: str, **where):
 
 
 def _slope_row(check_id, claim, fit, limit, n_runs, scale, source="Thm 2.6"):
-    return _claim(check_id, source, "theorem", claim, "log-log slope of mean regret on n_P", fit.slope,
-                  fit.ci_low, fit.ci_high, f"CI upper end < {limit:g} (sublinear)",
-                  upper_verdict(fit.ci_low, fit.ci_high, limit - 1e-12), n_runs, scale)
+    return slope_row(PAPER, check_id, source, "theorem", claim, "log-log slope of mean regret on n_P", fit,
+                     (-math.inf, limit - 1e-12), n_runs, scale, criterion=f"CI upper end < {limit:g} (sublinear)")
 
 
 def reference_onset(t: pd.DataFrame, rng, n_boot) -> float | None:

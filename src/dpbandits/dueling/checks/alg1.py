@@ -67,6 +67,7 @@ from dpbandits.evidence.guards import (
     tied,
     violated_bound_power,
 )
+from dpbandits.evidence.slopes import slope_row
 from dpbandits.stats import clopper_pearson, loglog_slope, paired_loglog_slope
 
 __all__ = ["overheads", "corrected_lemma6_count", "paper_lemma6_count"]
@@ -100,14 +101,11 @@ def _slope_claim(check_id, source, kind, claim, statistic, fit, band, n_runs, sc
                  alt_label="", alt_form="exponent_off"):
     """A slope row judged by its CI (lack of fit included) against a band; with ``alternative``,
     the power of the same rule at that slope (:func:`dpbandits.evidence.guards.shifted_ci_power`),
-    a wrong paper of form ``alt_form`` (by default an exponent off by more than the band)."""
-    verdict = band_verdict(fit.ci_low, fit.ci_high, *band)
-    row = _claim(check_id, source, kind, claim, statistic + _lof_text(fit), fit.slope, fit.ci_low, fit.ci_high,
-                 f"slope CI within [{band[0]:g}, {band[1]:g}]", verdict, n_runs, scale)
-    if alternative is not None:
-        row = row.with_evidence(**shifted_ci_power(fit.slope, fit.ci_low, fit.ci_high, alternative, *band,
-                                                   label=alt_label or f"slope {alternative:g}", form=alt_form))
-    return row
+    a wrong paper of form ``alt_form`` (by default an exponent off by more than the band). Built by
+    the one slope-row builder, :func:`dpbandits.evidence.slopes.slope_row`."""
+    alt = None if alternative is None else (alternative, alt_label or f"slope {alternative:g}", alt_form)
+    return slope_row(PAPER, check_id, source, kind, claim, statistic + _lof_text(fit), fit, band, n_runs, scale,
+                     alternative=alt)
 
 
 def _lof_text(fit) -> str:

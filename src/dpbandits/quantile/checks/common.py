@@ -29,8 +29,9 @@ from functools import partial
 import numpy as np
 from scipy import stats as sps
 
-from dpbandits.evidence.checks import band_verdict, claim_row
+from dpbandits.evidence.checks import claim_row
 from dpbandits.evidence.guards import checked_power_form, shifted_ci_power
+from dpbandits.evidence.slopes import slope_row
 from dpbandits.stats import bootstrap_ratio_of_means, clopper_pearson, holm
 
 __all__ = ["PAPER", "claim", "rate_family", "RateFamily", "rate_claim", "slope_claim", "EqualFamily",
@@ -169,18 +170,11 @@ def slope_claim(check_id, source, kind, text, statistic, fit, band, n_runs, scal
     """A log-log slope claim judged on its CI (Monte Carlo noise and lack of fit,
     :func:`dpbandits.stats.fit_line`; ``ci`` overrides it, e.g. widened by an allowance) against
     a band. ``alternative`` = (slope of a stated competing law, its label, the kind of wrong paper
-    it is, :data:`POWER_FORMS`): the power evidence (:func:`alternative_power`)."""
-    lo_ci, hi_ci = ci if ci is not None else (fit.ci_low, fit.ci_high)
-    verdict = band_verdict(lo_ci, hi_ci, *band)
-    lo = "-inf" if math.isinf(band[0]) else f"{band[0]:g}"
-    hi = "inf" if math.isinf(band[1]) else f"{band[1]:g}"
+    it is, :data:`POWER_FORMS`): the power evidence. Built by the one slope-row builder,
+    :func:`dpbandits.evidence.slopes.slope_row`."""
     note = "" if fit.lof_assessed else " (2 points: lack of fit not assessed)"
-    row = claim(check_id, source, kind, text + note, statistic, fit.slope, lo_ci, hi_ci,
-                f"slope CI within [{lo}, {hi}]", verdict, n_runs, scale)
-    if alternative is not None:
-        slope, label, form = alternative
-        row = row.with_evidence(**alternative_power(fit.slope, lo_ci, hi_ci, slope, band, label, form=form))
-    return row
+    return slope_row(PAPER, check_id, source, kind, text + note, statistic, fit, band, n_runs, scale, ci=ci,
+                     alternative=alternative)
 
 
 class EqualFamily:
