@@ -40,7 +40,7 @@ from dataclasses import replace
 import numpy as np
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound
-from dpbandits.contextual.randomizer import report_batch
+from dpbandits.contextual.randomizer import noise_scale, report_batch
 from dpbandits.evidence.audits import LeakPower, audit_claims, power_statement, with_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
@@ -79,8 +79,8 @@ def _release(z, epsilon, n, rng, noise, noise_multiplier, leak):
         return U, V
     if leak == "reuse":
         U, V = report_batch(z, ACTIVE, epsilon, n, rng, noise, 0.0)  # the raw entries
-        shared = report_batch((0, 0, 0.0), ACTIVE, epsilon, n, rng, noise, noise_multiplier)[0][:, :1, :1]
-        return U + shared, V + shared  # one draw (an entry of a zero input's U~) on every entry
+        shared = noise_scale(epsilon, noise_multiplier) * rng.laplace(size=(n, 1, 1))  # one draw per release
+        return U + shared, V + shared
     raise ValueError(f"leak must be one of none, composition, reuse, sensitivity, got {leak!r}")
 
 
