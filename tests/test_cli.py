@@ -4,6 +4,7 @@ bad input stops before any work with the argument's name."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from importlib.metadata import entry_points
 
@@ -48,7 +49,10 @@ def test_audit_fails_a_leaky_class_and_states_its_size_and_power(mine, tmp_path,
     claim = rows.loc["X-AUDIT-LEAKYUCB", "claim"]
     assert "violation found at K = 2, T = 8 and 16" in claim and "20000 runs per table" in claim
     assert "composition ignored" in claim  # the leak classes at this size
-    assert (out / "audit.png").is_file() and "X-AUDIT-LEAKYUCB: " in capsys.readouterr().out
+    printed = capsys.readouterr()
+    assert (out / "audit.png").is_file() and "X-AUDIT-LEAKYUCB: " in printed.out
+    assert re.search(r"audit took \d+\.\d s for the algorithm and its control, \d+\.\d s for the power table",
+                     printed.err)  # the audit's time, shown
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -7,6 +7,8 @@ leaky one (examples/leaky_ucb.py) FAILs, each with its negative control caught."
 from __future__ import annotations
 
 import copy
+import logging
+import re
 
 import numpy as np
 import pandas as pd
@@ -142,7 +144,7 @@ def test_bad_extra_algorithms_are_rejected_before_any_job(repo, mutate, expected
     assert expected in str(info.value), str(info.value)
 
 
-def test_the_audit_fails_the_leaky_example_and_passes_the_private_one():
+def test_the_audit_fails_the_leaky_example_and_passes_the_private_one(caplog):
     """Both at a small size, with a stronger control (x0.1) than the workflow's so that the
     private example's control is caught at 3e4 runs per table (the smoke workflow uses x0.25 and
     1e5 runs). A control that leaks 10 eps is caught, but a release leaking 10 eps is no way a
@@ -151,7 +153,12 @@ def test_the_audit_fails_the_leaky_example_and_passes_the_private_one():
     a = {"epsilon": 1.0, "confidence": 0.999, "control_noise_multiplier": 0.1, "extra_algorithms": [
         {"name": "dp_ucb_tree", "import": DP_UCB, "epsilon_accounting": 1, "audit_samples": 30000},
         {"name": "leaky_ucb", "import": LEAKY, "epsilon_accounting": 1, "audit_samples": 20000}]}
-    rows = {c.check_id: c for c in judge_all(check_x_audit(7, "smoke", a))}
+    with caplog.at_level(logging.INFO):
+        rows = {c.check_id: c for c in judge_all(check_x_audit(7, "smoke", a))}
+    for name, samples in (("dp_ucb_tree", 30000), ("leaky_ucb", 20000)):  # each audit's time, in the job's log
+        assert re.search(rf"audit of {name}: \d+\.\d s for the algorithm and its control, \d+\.\d s for the "
+                         rf"power table \(the eps-DP reference and 4 leak classes\); audit_samples {samples}",
+                         caplog.text), caplog.text
     private = rows["X-AUDIT-DP-UCB-TREE"]
     assert (private.verdict, private.reason) == ("INCONCLUSIVE", "no_power") and "PASS on its own" in private.claim
     assert "a leak of 10 eps" in private.claim

@@ -85,3 +85,11 @@ def test_the_protocol_refuses_a_class_without_its_methods():
             return 0
 
     assert not isinstance(NoUpdate(), BanditAlgorithm)
+
+
+def test_the_names_a_researchers_algorithm_may_not_take_are_exactly_the_papers():
+    """dpbandits.online.interface.PAPER_NAMES (kept in the interface, which the table of the
+    paper's algorithms imports) names every algorithm of that table and nothing else."""
+    from dpbandits.online.interface import PAPER_NAMES
+
+    assert sorted(PAPER_NAMES) == sorted(api.ALGORITHMS) and len(set(PAPER_NAMES)) == len(PAPER_NAMES)

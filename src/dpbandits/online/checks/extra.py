@@ -47,7 +47,9 @@ generator (runs are independent because they draw different numbers from it). Ra
 
 from __future__ import annotations
 
+import logging
 import math
+import time
 
 import numpy as np
 import pandas as pd
@@ -256,8 +258,14 @@ def check_x_audit(root_seed: int, scale: str, a: dict) -> list[Claim]:
     ``a``: the config section ``online.audit`` merged with ``online.extra_algorithms``."""
     rows = []
     for spec in extra_algorithms(a):
+        start = time.perf_counter()
         real, control, how = audit_extra(spec, root_seed, a)
+        middle = time.perf_counter()
         reference, power = audit_power(spec, root_seed, a)
+        logging.info("audit of %s: %.1f s for the algorithm and its control, %.1f s for the power table (the "
+                     "eps-DP reference and %d leak classes); audit_samples %d, audit_horizons %s", spec.name,
+                     middle - start, time.perf_counter() - middle, len(power), spec.audit_samples,
+                     list(spec.audit_horizons))
         if reference.refuted:  # the correct reference refuted: the audit itself is broken
             raise RuntimeError(f"the audit of {spec.name} refutes the eps-DP reference of its power table "
                                f"(lower bound {reference.epsilon_lower_bound:.3g} > {reference.epsilon:g})")
