@@ -269,6 +269,24 @@ def test_the_whole_sequence_audit_of_alg1_catches_every_leak_class_at_its_size_a
     assert "no violation found at K = 2, T = 8" in main.claim
     for leak in audits.RELEASE_LEAKS.values():
         assert leak[2] in main.claim
-    with pytest.raises(ValueError, match="leaky mutants are of anytime_lazy_ucb only"):
+    with pytest.raises(ValueError, match="leak must be one of"):
         audits.bandit_action_codes("adap_klucb", audits.BANDIT_TABLE, 1.0, 10, np.random.default_rng(0),
-                                   leak="reuse")
+                                   leak="bogus")
+
+
+def test_the_whole_sequence_audit_of_adap_klucb_misses_composition_at_its_size_and_says_so():
+    """P-MC-ADAP (a comparator, K = 2, T = 8, eps = 2): its episode release with composition ignored
+    stays below eps = 2 at this size (lower bound about 1.9 at 3e5 and 1e6 runs per table), so the
+    row, whatever it finds, is INCONCLUSIVE no_power and names the class it cannot see; the other
+    classes are caught."""
+    from dpbandits.evidence.guards import judge_all
+
+    a = {"epsilon": 1.0, "samples": 300_000, "confidence": 0.999, "control_noise_multiplier": 0.5,
+         "adap_klucb_epsilon": 2.0}
+    main, control = judge_all(audits.check_p_mc_adap(3, "smoke", a))
+    assert (main.verdict, main.reason) == ("INCONCLUSIVE", "no_power") and control.verdict == "PASS"
+    assert "no violation found at K = 2, T = 8, eps = 2" in main.claim
+    assert "no power against composition ignored" in main.claim
+    caught = main.claim[main.claim.index("catches"):main.claim.index("no power against")]
+    for name in ("noise_shrunk", "noise_reused", "sensitivity_understated"):
+        assert audits.RELEASE_LEAKS[name][2] in caught

@@ -11,8 +11,8 @@
   (:data:`RELEASE_LEAKS`: noise shrunk, composition ignored, noise reused, sensitivity understated).
 * Whole bandit algorithms (spec 6.5 P-MC-BANDIT): Alg. 1 and AdaP-KLUCB on a fixed reward
   table (K = 2, T = 8); neighbours replace the reward vector of one round h in {1, K+1, K+2}.
-  Output: the action sequence. Alg. 1's power is stated per class of leak on Alg. 1 with each
-  leaky mutant of its release (:data:`RELEASE_LEAKS`). The runs are vectorised over copies
+  Output: the action sequence. Each states its power per class of leak on the same algorithm with
+  each leaky mutant of its release (:data:`RELEASE_LEAKS`). The runs are vectorised over copies
   (harness below, tested against the per-step reference classes); they call the production
   index and Laplace code.
   Alg. 3 is not audited this way: at T = 8 its Beta sampling hides even a 4x-shrunk noise
@@ -47,7 +47,7 @@ from dpbandits.online.full_info import epoch_bounds
 from dpbandits.online.lazy_batches import DoublingBatchMeans
 from dpbandits.rng import make_rng
 
-__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "release_leak_power", "alg1_leak_power",
+__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "release_leak_power", "alg1_leak_power", "adap_leak_power",
            "RELEASE_LEAKS",
            "rnm_ftnl_action_codes", "audit_rnm_ftnl", "bandit_action_codes", "audit_bandit",
            "BANDIT_TABLE", "audit_adap_release", "check_p_audit_dpse", "check_p_audit_lazy_release",
@@ -189,6 +189,14 @@ def release_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
         a["epsilon"], a["samples"], rng, a["confidence"], multiplier, leak=leak))
 
 
+def adap_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
+    """What the whole-sequence audit of AdaP-KLUCB (P-MC-ADAP, at ``adap_klucb_epsilon``) could
+    have found at its size: the same audit with each leaky mutant of its episode release
+    (:data:`RELEASE_LEAKS`; :func:`bandit_action_codes`)."""
+    return _leak_power("adap_klucb", root_seed, lambda multiplier, leak, rng: audit_bandit(
+        "adap_klucb", a["adap_klucb_epsilon"], a["samples"], rng, a["confidence"], multiplier, leak=leak))
+
+
 def alg1_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
     """What the whole-sequence audit of Alg. 1 (P-MC-ALG1) could have found at its size: the
     same audit on Alg. 1 with each leaky mutant of its release (:data:`RELEASE_LEAKS`, the index
@@ -248,14 +256,15 @@ def bandit_action_codes(algorithm: str, table: np.ndarray, epsilon: float, n_sam
                         rng: np.random.Generator, noise_multiplier: float = 1.0,
                         alpha: float = 3.1, leak: str = "none") -> np.ndarray:
     """Action sequences (base-K codes of rounds K+1..T) of ``n_samples`` runs of a bandit
-    algorithm on one fixed reward table (T x K); rounds 1..K pull arm j at round j. ``leak``
-    (Alg. 1 only): a leaky mutant of its release (:class:`_CopiesBatches`)."""
+    algorithm on one fixed reward table (T x K); rounds 1..K pull arm j at round j. ``leak``: a
+    leaky mutant of the algorithm's release (the classes of :data:`RELEASE_LEAKS`; Alg. 1:
+    :class:`_CopiesBatches`; AdaP-KLUCB: the same mistakes in its episode release)."""
     horizon, k = table.shape
     laplace = LaplaceMechanism(epsilon, 1.0, noise_multiplier)
     first = table[np.arange(k), np.arange(k)]
     codes = np.zeros(n_samples, dtype=np.int64)
-    if leak != "none" and algorithm != "anytime_lazy_ucb":
-        raise ValueError(f"leaky mutants are of anytime_lazy_ucb only, not {algorithm!r}")
+    if leak not in ("none", "composition", "reuse", "sensitivity"):
+        raise ValueError(f"leak must be one of none, composition, reuse, sensitivity, got {leak!r}")
     if algorithm == "anytime_lazy_ucb":
         state = _CopiesBatches(first, laplace, n_samples, rng, leak)
         for t in range(k + 1, horizon + 1):
@@ -269,7 +278,9 @@ def bandit_action_codes(algorithm: str, table: np.ndarray, epsilon: float, n_sam
     # episode per pass; the index is computed per group of copies sharing t_l.
     cum = np.vstack([np.zeros(k), np.cumsum(table, axis=0)])  # cum[t] = rewards of rounds 1..t
     N, n_last = np.ones((n_samples, k)), np.ones((n_samples, k))
-    mu_tilde = first[None, :] + laplace.noise(rng, (n_samples, k))
+    first_noise = laplace.noise(rng, (n_samples, k))
+    mu_tilde = first[None, :] + first_noise
+    seen_sum, seen_n = np.broadcast_to(first, (n_samples, k)).astype(float), np.ones((n_samples, k))
     t = np.full(n_samples, k)
     actions = np.zeros((n_samples, horizon), dtype=np.int64)
     while np.any(t < horizon):
@@ -287,7 +298,16 @@ def bandit_action_codes(algorithm: str, table: np.ndarray, epsilon: float, n_sam
             total = cum[t[r] + m, a] - cum[t[r], a]
             n_last[r, a] = m
             N[r, a] *= 2
-            mu_tilde[r, a] = (total + laplace.noise(rng, r.size)) / m
+            seen_sum[r, a] += total
+            seen_n[r, a] += m
+            if leak == "none":
+                mu_tilde[r, a] = (total + laplace.noise(rng, r.size)) / m
+            elif leak == "composition":  # every reward of the arm so far, fresh noise on its sum
+                mu_tilde[r, a] = (seen_sum[r, a] + laplace.noise(rng, r.size)) / seen_n[r, a]
+            elif leak == "reuse":  # the arm's first draw again
+                mu_tilde[r, a] = (total + first_noise[r, a]) / m
+            else:  # sensitivity: an episode mean's noise on its sum
+                mu_tilde[r, a] = (total + laplace.noise(rng, r.size) / m) / m
             t[rows] += length
     for s in range(k, horizon):
         codes = codes * k + actions[:, s]
@@ -457,12 +477,16 @@ def check_p_mc_alg1(root_seed: int, scale: str, a: dict) -> list[Claim]:
 
 
 def check_p_mc_adap(root_seed: int, scale: str, a: dict) -> list[Claim]:
-    """P-MC-ADAP: AdaP-KLUCB, whole action sequence (at eps = online.audit.adap_klucb_epsilon)."""
+    """P-MC-ADAP: AdaP-KLUCB, whole action sequence (at eps = online.audit.adap_klucb_epsilon),
+    with what it could have found at its size (:func:`adap_leak_power`)."""
+    size = (f"K = 2, T = 8, eps = {a['adap_klucb_epsilon']:g}, one reward table and 3 neighbours (the reward vector of "
+            f"round 1, 3 or 4 mirrored), {a['samples']} runs per table, every action sequence an event")
     return _audit_check("adap_klucb", "P-MC-ADAP",
                         "AdaP-KLUCB, whole action sequence, K = 2, T = 8, one reward vector replaced (audited at "
                         "eps = online.audit.adap_klucb_epsilon: at eps = 1 the optimistic shift clips every private "
                         "mean to 1 at T = 8 and the audit has no power; a comparator of Figs 1-2)",
-                        "Azize & Basu 2022; spec 6.5 P-MC-BANDIT", root_seed, scale, a, kind="baseline")
+                        "Azize & Basu 2022; spec 6.5 P-MC-BANDIT", root_seed, scale, a, kind="baseline",
+                        leaks=adap_leak_power(root_seed, a), size=size)
 
 
 def check_p_audit_adap_release(root_seed: int, scale: str, a: dict) -> list[Claim]:
