@@ -9,6 +9,9 @@
   coded together, and the events are thresholds of the code's log-likelihood ratio estimated on a
   second pilot; its power is stated per class of leak on mutants of the release
   (:data:`RELEASE_LEAKS`: noise shrunk, composition ignored, noise reused, sensitivity understated).
+* AdaP-KLUCB's episode release (production :class:`adap_klucb._EpisodeState`; a comparator):
+  the same joint audit on one arm's stream of 8 rewards (its first pull, then episodes of 1, 2
+  and 4), with the same leak classes.
 * Whole bandit algorithms (spec 6.5 P-MC-BANDIT): Alg. 1 and AdaP-KLUCB on a fixed reward
   table (K = 2, T = 8); neighbours replace the reward vector of one round h in {1, K+1, K+2}.
   Output: the action sequence. Each states its power per class of leak on the same algorithm with
@@ -48,6 +51,7 @@ from dpbandits.online.lazy_batches import DoublingBatchMeans
 from dpbandits.rng import make_rng
 
 __all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "release_leak_power", "alg1_leak_power", "adap_leak_power",
+           "adap_release_samples", "adap_release_leak_power",
            "RELEASE_LEAKS",
            "rnm_ftnl_action_codes", "audit_rnm_ftnl", "bandit_action_codes", "audit_bandit",
            "BANDIT_TABLE", "audit_adap_release", "check_p_audit_dpse", "check_p_audit_lazy_release",
@@ -55,8 +59,6 @@ __all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "release
 
 PAPER = "online"
 
-# Pilot quantiles used to discretise a continuous release (tails carry the privacy loss).
-_LEVELS = np.array([1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 0.5, 0.7, 0.9, 0.97, 0.99, 0.997, 0.999])
 
 
 def audit_dp_se(epsilon: float, horizon: int, n_samples: int, rng: np.random.Generator,
@@ -95,12 +97,13 @@ RELEASE_LEAKS = {
 
 
 def _mutant_release(stream: np.ndarray, epsilon: float, n_samples: int, rng: np.random.Generator,
-                    noise_multiplier: float, leak: str) -> np.ndarray:
-    """The releases of a leaky doubling-batch mechanism (:data:`RELEASE_LEAKS`): batches of 1,
-    2, 4, ... rewards as :class:`DoublingBatchMeans`, each released as a noisy mean, but with the
-    noise or the data of the class's mistake."""
+                    noise_multiplier: float, leak: str, sizes: list[int] | None = None) -> np.ndarray:
+    """The releases of a leaky batch-mean mechanism (:data:`RELEASE_LEAKS`): consecutive batches
+    of ``sizes`` rewards (default 1, 2, 4, ... as :class:`DoublingBatchMeans`), each released as
+    a noisy mean, but with the noise or the data of the class's mistake."""
     scale = noise_multiplier / epsilon
-    sizes = [2**b for b in range(int(np.log2(stream.size + 1)))]
+    if sizes is None:
+        sizes = [2**b for b in range(int(np.log2(stream.size + 1)))]
     ends = np.cumsum(sizes)
     sums = np.add.reduceat(stream, np.concatenate([[0], ends[:-1]]))[:len(sizes)]
     if leak == "composition":  # the mean of every reward so far, fresh Lap(1/eps) on its sum
@@ -131,6 +134,36 @@ def lazy_release_samples(stream, epsilon: float, n_samples: int, rng: np.random.
     return np.column_stack(released)
 
 
+def adap_release_samples(stream, epsilon: float, n_samples: int, rng: np.random.Generator,
+                         noise_multiplier: float = 1.0, leak: str = "none") -> np.ndarray:
+    """Released private means of one arm of AdaP-KLUCB fed ``stream`` (its first pull, then
+    episodes of 1, 2, 4, ... pulls) through the production :class:`adap_klucb._EpisodeState`, for
+    ``n_samples`` independent noise draws: shape (n_samples, releases). ``leak``: a leaky mutant
+    of the release instead (:data:`RELEASE_LEAKS`)."""
+    stream = np.asarray(stream, dtype=float)
+    sizes = _adap_sizes(stream.size)
+    if leak != "none":
+        return _mutant_release(stream, epsilon, n_samples, rng, noise_multiplier, leak, sizes)
+    state = adap_klucb._EpisodeState(1, epsilon, rng, noise_multiplier, copies=n_samples)
+    state.initialise(0, stream[0])
+    released, start = [state.mu_tilde[0].copy()], 1
+    for length in sizes[1:]:
+        state.finish_episode(0, length, float(stream[start:start + length].sum()))
+        released.append(state.mu_tilde[0].copy())
+        start += length
+    return np.column_stack(released)
+
+
+def _adap_sizes(length: int) -> list[int]:
+    """AdaP-KLUCB's release sizes for one arm: its first pull, then episodes of 1, 2, 4, ...
+    (a stream of 2^b rewards: b + 1 releases)."""
+    sizes, episode = [1], 1
+    while sum(sizes) + episode <= length:
+        sizes.append(episode)
+        episode *= 2
+    return sizes
+
+
 _JOINT_LEVELS = np.array([0.1, 0.3, 0.5, 0.7, 0.9])  # each release's cuts for the joint code
 
 
@@ -138,23 +171,42 @@ def audit_lazy_release(epsilon: float, n_samples: int, rng: np.random.Generator,
                        confidence: float = 0.999, noise_multiplier: float = 1.0,
                        n_batches: int = 4, leak: str = "none") -> AuditResult:
     """Audit the doubling-batch release on a fixed stream of 2^n_batches - 1 rewards, flipping
-    one reward in each batch in turn (one neighbouring pair per flipped position); ``leak``: of a
-    leaky mutant instead (:data:`RELEASE_LEAKS`). The output is all the releases together: each
-    is cut at quantiles of a first pilot (:data:`_JOINT_LEVELS`) and the cells coded jointly, and
-    the events are thresholds of the joint code's log-likelihood ratio estimated on a second,
-    independent pilot (:func:`dpbandits.audit.scored_lower_bound`), so a leak that only the
-    releases together show (a reward in several releases, noise reused) is within its reach."""
-    length = 2**n_batches - 1
-    stream = (np.arange(length) % 3 == 0).astype(float)
+    one reward in each batch in turn (:func:`_audit_joint_release`); ``leak``: of a leaky mutant
+    instead (:data:`RELEASE_LEAKS`)."""
+    return _audit_joint_release(lazy_release_samples, [2**b for b in range(n_batches)], epsilon, n_samples, rng,
+                                confidence, noise_multiplier, leak)
+
+
+def audit_adap_release(epsilon: float, n_samples: int, rng: np.random.Generator,
+                       confidence: float = 0.999, noise_multiplier: float = 1.0,
+                       leak: str = "none") -> AuditResult:
+    """Audit AdaP-KLUCB's episode release (production :class:`adap_klucb._EpisodeState`) on a
+    fixed stream of 8 rewards (releases of 1, 1, 2 and 4), flipping the first reward of each
+    release in turn (:func:`_audit_joint_release`); ``leak``: of a leaky mutant instead."""
+    return _audit_joint_release(adap_release_samples, _adap_sizes(8), epsilon, n_samples, rng, confidence,
+                                noise_multiplier, leak)
+
+
+def _audit_joint_release(samples, sizes: list[int], epsilon: float, n_samples: int, rng: np.random.Generator,
+                         confidence: float, noise_multiplier: float, leak: str) -> AuditResult:
+    """Audit a batch-mean release (``samples(stream, epsilon, n, rng, noise_multiplier, leak)``:
+    releases of consecutive batches of ``sizes`` rewards) on a fixed stream, flipping the first
+    reward of each batch in turn (one neighbouring pair per flipped position). The output is all
+    the releases together: each is cut at quantiles of a first pilot (:data:`_JOINT_LEVELS`) and
+    the cells coded jointly, and the events are thresholds of the joint code's log-likelihood
+    ratio estimated on a second, independent pilot (:func:`dpbandits.audit.scored_lower_bound`),
+    so a leak that only the releases together show (a reward in several releases, noise reused)
+    is within its reach."""
+    n_batches = len(sizes)
+    stream = (np.arange(sum(sizes)) % 3 == 0).astype(float)
     pilots, pairs, labels = [], [], []
     n_codes = (len(_JOINT_LEVELS) + 1) ** n_batches
-    for batch in range(n_batches):
-        pos = 2**batch - 1  # first reward of batch `batch`
+    for pos in np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist():  # first reward of each batch
         neighbour = stream.copy()
         neighbour[pos] = 1.0 - neighbour[pos]
         inputs = (stream, neighbour)
-        first = np.vstack([lazy_release_samples(s, epsilon, max(1000, n_samples // 10), rng,
-                                                noise_multiplier, leak) for s in inputs])
+        first = np.vstack([samples(s, epsilon, max(1000, n_samples // 10), rng, noise_multiplier, leak)
+                           for s in inputs])
         cuts = [np.quantile(first[:, c], _JOINT_LEVELS) for c in range(n_batches)]
 
         def code(released, cuts=cuts):
@@ -163,10 +215,9 @@ def audit_lazy_release(epsilon: float, n_samples: int, rng: np.random.Generator,
                 out = out * (len(_JOINT_LEVELS) + 1) + np.searchsorted(cuts[c], released[:, c])
             return out
 
-        pilots.append(tuple(code(lazy_release_samples(s, epsilon, max(1000, n_samples // 4), rng,
-                                                      noise_multiplier, leak)) for s in inputs))
-        pairs.append(tuple(code(lazy_release_samples(s, epsilon, n_samples, rng, noise_multiplier, leak))
-                           for s in inputs))
+        pilots.append(tuple(code(samples(s, epsilon, max(1000, n_samples // 4), rng, noise_multiplier, leak))
+                            for s in inputs))
+        pairs.append(tuple(code(samples(s, epsilon, n_samples, rng, noise_multiplier, leak)) for s in inputs))
         labels.append(f"flip reward {pos}")
     return scored_lower_bound(pilots, pairs, n_codes, epsilon, confidence, labels)
 
@@ -186,6 +237,13 @@ def release_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
     """What the release audit (P-AUDIT-LAZY-RELEASE) could have found at its size: the same
     audit on each leaky mutant of the doubling-batch release (:data:`RELEASE_LEAKS`)."""
     return _leak_power("lazy_release", root_seed, lambda multiplier, leak, rng: audit_lazy_release(
+        a["epsilon"], a["samples"], rng, a["confidence"], multiplier, leak=leak))
+
+
+def adap_release_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
+    """What the audit of AdaP-KLUCB's episode release (P-AUDIT-ADAP-RELEASE) could have found at
+    its size: the same audit on each leaky mutant of that release (:data:`RELEASE_LEAKS`)."""
+    return _leak_power("adap_release", root_seed, lambda multiplier, leak, rng: audit_adap_release(
         a["epsilon"], a["samples"], rng, a["confidence"], multiplier, leak=leak))
 
 
@@ -364,27 +422,6 @@ def audit_rnm_ftnl(epsilon: float, n_samples: int, rng: np.random.Generator,
     return epsilon_lower_bound(pairs, 4, epsilon, confidence, "atoms", labels)
 
 
-def audit_adap_release(epsilon: float, n_samples: int, rng: np.random.Generator,
-                       confidence: float = 0.999, noise_multiplier: float = 1.0) -> AuditResult:
-    """AdaP-KLUCB's episode release (production :class:`adap_klucb._EpisodeState`): episode
-    sums of neighbouring streams differ by one reward; lengths 1, 2, 4, 8. The continuous
-    release is discretised at pilot quantiles (tail events)."""
-    pairs, labels = [], []
-    for length in (1, 2, 4, 8):
-        totals = (float(length // 2), float(length // 2 + 1))
-
-        def release(total, n, length=length):
-            state = adap_klucb._EpisodeState(1, epsilon, rng, noise_multiplier, copies=n)
-            state.finish_episode(0, length, total)
-            return state.mu_tilde[0]
-
-        pilot = np.concatenate([release(x, max(1000, n_samples // 10)) for x in totals])
-        cuts = np.unique(np.quantile(pilot, _LEVELS))
-        pairs.append(tuple(np.searchsorted(cuts, release(x, n_samples)) for x in totals))
-        labels.append(f"episode of {length}, sums {totals[0]:g} vs {totals[1]:g}")
-    return epsilon_lower_bound(pairs, len(_LEVELS) + 1, epsilon, confidence, "tails", labels)
-
-
 # ---------------------------------------------------------------------------------------------
 # The audit checks (registry: dpbandits.online.checks.registry). Each runs the real mechanism and
 # its negative control (Laplace scale x online.audit.control_noise_multiplier), each from its
@@ -490,10 +527,15 @@ def check_p_mc_adap(root_seed: int, scale: str, a: dict) -> list[Claim]:
 
 
 def check_p_audit_adap_release(root_seed: int, scale: str, a: dict) -> list[Claim]:
-    """P-AUDIT-ADAP-RELEASE: AdaP-KLUCB's episode-mean Laplace release."""
+    """P-AUDIT-ADAP-RELEASE: AdaP-KLUCB's episode-mean Laplace release, every release jointly,
+    with what it could have found at its size (:func:`adap_release_leak_power`)."""
+    size = (f"one arm's stream of 8 rewards (its first pull, then episodes of 1, 2 and 4), 4 neighbouring streams (a "
+            f"reward flipped at the start of each release), {a['samples']} runs per stream, every release jointly "
+            "(thresholds of its log-likelihood ratio, chosen on independent pilots)")
     return _audit_check("adap_release", "P-AUDIT-ADAP-RELEASE",
                         "AdaP-KLUCB's episode-mean Laplace release (a comparator of Figs 1-2)",
-                        "Azize & Basu 2022; spec 5.2", root_seed, scale, a, kind="baseline")
+                        "Azize & Basu 2022; spec 5.2", root_seed, scale, a, kind="baseline",
+                        leaks=adap_release_leak_power(root_seed, a), size=size)
 
 
 def check_p_audit_rnm(root_seed: int, scale: str, a: dict) -> list[Claim]:
