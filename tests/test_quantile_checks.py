@@ -4,6 +4,8 @@ claim."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -218,10 +220,65 @@ def test_f4b_fails_when_privacy_is_free_or_grows_with_eps(tables):
 def test_audit_catches_its_control_and_a_broken_mechanism():
     rng = np.random.default_rng(0)
     settings = {"epsilon": 1.0, "samples": 60_000, "confidence": 0.999, "control_noise_multiplier": 0.25}
-    v = {c.check_id: c.verdict for c in audits.check_audit(rng, "smoke", settings)}
-    assert v == {"AUDIT-DPSEQ": "PASS", "AUDIT-DPSEQ-CONTROL": "PASS"}
+    rows = {c.check_id: c for c in audits.check_audit(rng, "smoke", settings)}
+    assert {k: c.verdict for k, c in rows.items()} == {"AUDIT-DPSEQ": "PASS", "AUDIT-DPSEQ-CONTROL": "PASS"}
+    audit = rows["AUDIT-DPSEQ"]
+    assert audit.evidence.power == "FAIL" and audit.evidence.power_form == "privacy_2eps"
+    assert "no violation found at m = 2, epochs 1 and 2" in audit.claim and "no power against" not in audit.claim
     broken = audits.audit_dp_seq(1.0, 60_000, rng, 0.999, noise_multiplier=0.25)
     assert broken.refuted
+
+
+def test_the_audit_tables_reach_the_claimed_epsilon_and_each_leak_exceeds_it():
+    """Exact losses on the audit's tables (in eps): DP-SEQ itself exactly 1 (tied tables: the
+    accounting is tight), each mutant above 1, noise reuse infinite (an output impossible on
+    one side)."""
+    loss = audits._exact_loss
+    assert loss(1.0) == pytest.approx(1.0, abs=1e-9)
+    assert loss(1.0, 0.5) == pytest.approx(2.0, abs=1e-9)
+    assert loss(1.0, 1.0, "composition") > 1.4
+    assert loss(1.0, 1.0, "reuse") == np.inf
+
+
+@pytest.mark.parametrize("leak, multiplier", [("none", 1.0), ("none", 0.5), ("composition", 1.0), ("reuse", 1.0)])
+def test_the_sampled_transcripts_follow_their_exact_law(leak, multiplier):
+    """Each mechanism's codes (production statistics, noise and removal rule) against the law
+    :func:`code_probabilities` computes by hand: every frequency within 5 binomial sd."""
+    rng = np.random.default_rng(11)
+    n = 200_000
+    for x, x_prime, _ in audits.audit_tables(1.0):
+        for table in (x, x_prime):
+            freq = np.bincount(audits.transcript_codes(table, 1.0, n, rng, multiplier, leak),
+                               minlength=audits.N_CODES) / n
+            law = audits.code_probabilities(table, 1.0, multiplier, leak)
+            assert law.sum() == pytest.approx(1.0)
+            assert np.all(np.abs(freq - law) <= 5 * np.sqrt(law * (1 - law) / n) + 1e-12), (leak, freq, law)
+
+
+def test_the_audit_catches_every_leak_class_and_not_the_real_mechanism():
+    rng = np.random.default_rng(4)
+    power = {p.leak: p for p in audits.leak_power(1.0, 60_000, rng, 0.999)}
+    assert set(power) == set(audits.LEAKS) and all(p.caught for p in power.values())
+    assert not audits.audit_dp_seq(1.0, 60_000, rng, 0.999).refuted
+    with pytest.raises(ValueError, match="unknown leak 'sideways'"):
+        audits.transcript_codes(audits.audit_tables(1.0)[0][0], 1.0, 10, rng, leak="sideways")
+
+
+def test_a_tied_table_moves_both_orders_of_the_pair():
+    from dpbandits.quantile import dp_seq
+    from dpbandits.quantile.checks.analytic import statistics_matrix, tied_table
+
+    n = 400
+    i, j, _ = dp_seq.epoch_ranks(n, 1, 0.5)
+    for m in (2, 4):
+        table, neighbour = tied_table(m, n, i, j, 30, 12)
+        changed = [Counter(a.tolist()) - Counter(b.tolist()) for a, b in zip(table, neighbour, strict=True)]
+        assert [sum(c.values()) for c in changed] == [1] + [0] * (m - 1)  # one sample of arm 0 replaced
+        s, s2 = statistics_matrix(table, i, j), statistics_matrix(neighbour, i, j)
+        assert (s[0, 1], s[1, 0], s2[0, 1], s2[1, 0]) == (30, 12, 29, 13)
+        assert np.all(s[2:, :2] == 0)  # the arms below never remove arms 0 and 1
+    with pytest.raises(ValueError, match="s_up = 500"):
+        tied_table(2, n, i, j, 500, 1)
 
 
 # ---------------------------------------------------------------------------------------------

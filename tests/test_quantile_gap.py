@@ -166,6 +166,14 @@ def test_a8_fails_on_a_sensitivity_two_statistic(monkeypatch):
 
 def test_a9_fails_when_the_noise_is_shrunk():
     assert _verdicts(ac.check_a9(RNG(0), "smoke", SETTINGS, noise_factor=0.25))["A9"] == "FAIL"
+    # x0.5: eps-DP on distinct samples (their loss is eps/2), 2 eps on tied ones
+    assert _verdicts(ac.check_a9(RNG(0), "smoke", SETTINGS, noise_factor=0.5))["A9"] == "FAIL"
+
+
+def test_a9_reaches_eps_on_tied_tables_only():
+    row = ac.check_a9(RNG(0), "smoke", SETTINGS).claims[0]
+    assert row.value == pytest.approx(1.0, abs=1e-9)
+    assert "on distinct samples only 0.5000, 0.5000 and 0.5000 eps" in row.claim
 
 
 def test_b1_fails_on_too_narrow_intervals():

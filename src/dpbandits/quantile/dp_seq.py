@@ -28,8 +28,11 @@ reward table (neighbours differ in one sample X^a_n). max{0, ell*_ab} has global
 (a changed sample moves every order statistic by at most one rank; checked by A8); the Laplace
 mechanism with scale 2 (m_e - 1) / eps makes each comparison eps / (2 (m_e - 1))-DP; arm a takes
 part in 2 (m_e - 1) ordered pairs, so basic composition gives eps per epoch; epochs read disjoint
-samples (parallel composition), and the schedule is post-processing. The exact per-epoch loss is
-:func:`privacy_loss` (A9); the black-box audit is in :mod:`dpbandits.quantile.checks.audits`.
+samples (parallel composition), and the schedule is post-processing. The accounting is tight: on
+tied samples one changed sample moves both orders of a pair (2 (m - 1) statistics), and the exact
+per-epoch loss reaches eps (on distinct samples only one order of each pair can be positive, and
+it is eps/2). The exact per-epoch loss is :func:`privacy_loss` (A9); the black-box audit of two
+epochs is in :mod:`dpbandits.quantile.checks.audits`.
 
 Engines: :func:`dp_seq_run` takes a source (:mod:`dpbandits.quantile.sources`): the reference
 reads sorted fresh samples (full ell*); the fast engine draws only the order statistics within
