@@ -1,8 +1,12 @@
 """Black-box privacy audits of the online paper's mechanisms (spec section 6.5).
 
-* DP-SE's epoch decision (:func:`dpbandits.online.dp_se.eliminate`): neighbouring reward tables
-  differ in one round, i.e. (bandit feedback) in one arm's epoch sum by 1. Output: the surviving
-  set. Inputs straddle the elimination threshold at several offsets.
+* DP-SE's first two epochs (production :func:`dpbandits.online.dp_se.eliminate`; a comparator):
+  neighbouring reward tables differ in one round of epoch 1, i.e. (bandit feedback) in one arm's
+  epoch sum by 1. Output: the transcript (the arm eliminated in epoch 1, or epoch 2's decision).
+  Epoch 1's sums straddle its threshold; epoch 2's sit beside epoch 1's margin or, pooled with
+  epoch 1's, at epoch 2's threshold; its power is stated per class of leak on mutants of the
+  epoch release (:data:`DPSE_LEAKS`: noise shrunk, composition ignored, noise reused,
+  sensitivity understated), each with an exact law (:func:`dpse_code_probabilities`).
 * Lazy-DP-TS's release mechanism (:class:`DoublingBatchMeans`, shared with Alg. 1): one arm's
   reward stream -> its released private batch means. Neighbouring streams differ in one reward.
   The releases are read jointly: each is cut at quantiles of an independent pilot, the cells are
@@ -35,6 +39,7 @@ one fixed input. Each audit also runs a negative control whose Laplace scale is 
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import replace
 
@@ -50,7 +55,8 @@ from dpbandits.online.full_info import epoch_bounds
 from dpbandits.online.lazy_batches import DoublingBatchMeans
 from dpbandits.rng import make_rng
 
-__all__ = ["audit_dp_se", "audit_lazy_release", "lazy_release_samples", "release_leak_power", "alg1_leak_power", "adap_leak_power",
+__all__ = ["audit_dp_se", "dpse_tables", "dpse_codes", "dpse_code_probabilities", "dpse_leak_power", "DPSE_LEAKS",
+           "audit_lazy_release", "lazy_release_samples", "release_leak_power", "alg1_leak_power", "adap_leak_power",
            "adap_release_samples", "adap_release_leak_power",
            "RELEASE_LEAKS",
            "rnm_ftnl_action_codes", "audit_rnm_ftnl", "bandit_action_codes", "audit_bandit",
@@ -61,28 +67,126 @@ PAPER = "online"
 
 
 
-def audit_dp_se(epsilon: float, horizon: int, n_samples: int, rng: np.random.Generator,
-                confidence: float = 0.999, noise_multiplier: float = 1.0) -> AuditResult:
-    """Audit the first-epoch elimination of DP-SE with K = 2 arms and beta = 1/horizon."""
+# DP-SE (a comparator): its first two epochs with K = 2, beta = 1/T. Neighbouring reward tables
+# differ in one reward of arm 1 in epoch 1 (bandit feedback: one arm's epoch sum moves by 1); the
+# output is the run's transcript up to epoch 2 (a prefix of DP-SE's output, so post-processing).
+# name -> (the mutant's leak, its noise multiplier, what it gets wrong)
+DPSE_LEAKS = {
+    "noise_shrunk": ("none", 0.5, "noise shrunk x0.5 (2 eps-DP)"),
+    "composition_ignored": ("composition", 1.0,
+                            "composition ignored (epoch 2 releases the sum of every reward of the arm so far)"),
+    "noise_reused": ("reuse", 1.0, "noise reused (epoch 1's Laplace draws added again in epoch 2)"),
+    "sensitivity_understated": ("sensitivity", 1.0, "sensitivity understated (an epoch mean's noise on its sum)"),
+}
+DPSE_CODES = 5  # 0 / 1: arm 0 / arm 1 eliminated in epoch 1; 2 + epoch 2's (0 none, 1 arm 0, 2 arm 1)
+DPSE_OFFSETS = (1, 3)  # epoch 1's S_0 - S_1 above floor(threshold), in the "beside" tables
+DPSE_POOLED = (4, 4)  # the pooled table: epoch 1's S_0 - S_1, and both epochs', above floor(their threshold)
+
+
+def _dpse_threshold(epsilon: float, beta: float, epoch: int, n_pulls: int) -> float:
+    """DP-SE's elimination threshold on the noisy sum difference S_0 - S_1 (K = 2): n 2 (h + c)."""
+    h = math.sqrt(math.log(8.0 * 2 * epoch**2 / beta) / (2.0 * n_pulls))
+    c = math.log(4.0 * 2 * epoch**2 / beta) / (epsilon * n_pulls)
+    return n_pulls * 2.0 * (h + c)
+
+
+def _dpse_geometry(epsilon: float, horizon: int) -> tuple[int, int, float, float, float]:
+    """R_1, R_2, the thresholds of epochs 1 and 2, and epoch 2's threshold on pooled sums."""
     beta = 1.0 / horizon
-    R = dp_se.epoch_length(2, 1, epsilon, beta)
-    h = math.sqrt(math.log(8.0 * 2 / beta) / (2.0 * R))
-    c = math.log(4.0 * 2 / beta) / (epsilon * R)
-    threshold = R * 2.0 * (h + c)  # arm 1 is eliminated iff noisy S0 - S1 > threshold
-    base = R // 4
+    r1, r2 = dp_se.epoch_length(2, 1, epsilon, beta), dp_se.epoch_length(2, 2, epsilon, beta)
+    return (r1, r2, _dpse_threshold(epsilon, beta, 1, r1), _dpse_threshold(epsilon, beta, 2, r2),
+            _dpse_threshold(epsilon, beta, 2, r1 + r2))
+
+
+def dpse_tables(epsilon: float, horizon: int) -> list[tuple[np.ndarray, np.ndarray, str]]:
+    """Neighbouring two-epoch reward-sum tables (rows: epochs 1, 2; columns: arms) and a label.
+    The neighbour flips one epoch-1 reward of arm 1 from 0 to 1 (S_0 - S_1 one lower). Epoch 1's
+    difference sits just above its threshold; epoch 2's sits half a step beside epoch 1's margin
+    (a reused noise then makes an output impossible on one side) in the first tables, and in the
+    last both epochs' sums together sit at epoch 2's threshold on pooled sums (a release of every
+    reward so far then moves in both epochs)."""
+    r1, r2, t1, t2, pooled = _dpse_geometry(epsilon, horizon)
+    rows = []
+    for offset in DPSE_OFFSETS:
+        d1 = math.floor(t1) + offset
+        rows.append((d1, math.floor(t2 - t1 + d1), "beside"))  # t2 - d2 in (t1 - d1, t1 - d1 + 1)
+    d1 = math.floor(t1) + DPSE_POOLED[0]
+    rows.append((d1, math.floor(pooled) + DPSE_POOLED[1] - d1, "pooled"))
+    tables = []
+    for d1, d2, kind in rows:
+        x = np.array([[r1 // 4 + d1, r1 // 4], [r2 // 4 + d2, r2 // 4]], dtype=float)
+        label = (f"S0-S1 = T1 + {d1 - t1:.2f}, epoch 2 " + (f"at T2 + {d2 - t2:.2f}" if kind == "beside"
+                                                             else f"pooled at T2' + {d1 + d2 - pooled:.2f}"))
+        tables.append((x, x + np.array([[0.0, 1.0], [0.0, 0.0]]), label))
+    return tables
+
+
+def _dpse_epoch_code(keep: np.ndarray) -> np.ndarray:
+    """0 both kept, 1 arm 0 eliminated, 2 arm 1 eliminated (K = 2: never both)."""
+    return np.where(keep[:, 0], np.where(keep[:, 1], 0, 2), 1)
+
+
+def dpse_codes(table: np.ndarray, epsilon: float, horizon: int, n_samples: int, rng: np.random.Generator,
+               noise_multiplier: float = 1.0, leak: str = "none") -> np.ndarray:
+    """Transcript codes (:data:`DPSE_CODES`) of ``n_samples`` independent runs of DP-SE's first two
+    epochs on a fixed sum table, through the production :func:`dp_se.eliminate`; ``leak`` runs a
+    leaky mutant of the release instead (:data:`DPSE_LEAKS`)."""
+    if leak not in ("none", "composition", "reuse", "sensitivity"):
+        raise ValueError(f"unknown leak {leak!r}; allowed: none, composition, reuse, sensitivity")
+    beta = 1.0 / horizon
+    r1, r2 = dp_se.epoch_length(2, 1, epsilon, beta), dp_se.epoch_length(2, 2, epsilon, beta)
+    m1, m2 = (noise_multiplier / r1, noise_multiplier / r2) if leak == "sensitivity" else (noise_multiplier,) * 2
+    epoch2_rng = copy.deepcopy(rng) if leak == "reuse" else None  # the same draws again in epoch 2
+    first = _dpse_epoch_code(dp_se.eliminate(table[0], r1, 1, epsilon, beta, rng, m1, copies=n_samples))
+    if leak == "composition":
+        keep = dp_se.eliminate(table[0] + table[1], r1 + r2, 2, epsilon, beta, rng, m2, copies=n_samples)
+    else:
+        keep = dp_se.eliminate(table[1], r2, 2, epsilon, beta, epoch2_rng or rng, m2, copies=n_samples)
+    return np.where(first > 0, first - 1, 2 + _dpse_epoch_code(keep)).astype(np.int64)
+
+
+def dpse_code_probabilities(table: np.ndarray, epsilon: float, horizon: int, noise_multiplier: float = 1.0,
+                            leak: str = "none") -> np.ndarray:
+    """The exact law of :func:`dpse_codes`. With N = N_0 - N_1 (two Laplace draws) an epoch
+    eliminates arm 1 iff S_0 - S_1 + N > t and arm 0 iff S_0 - S_1 + N < -t."""
+    r1, r2, t1, t2, pooled = _dpse_geometry(epsilon, horizon)
+    b1, b2 = ((noise_multiplier / (epsilon * r1), noise_multiplier / (epsilon * r2)) if leak == "sensitivity"
+              else (noise_multiplier / epsilon,) * 2)
+    d1, d2 = table[0, 0] - table[0, 1], table[1, 0] - table[1, 1]
+    if leak == "composition":
+        d2, t2 = d1 + d2, pooled
+
+    def above(x, b):  # P(N > x), N the difference of two Laplace(b)
+        tail = (2.0 + abs(x) / b) * math.exp(-abs(x) / b) / 4.0
+        return tail if x >= 0 else 1.0 - tail
+
+    law = np.zeros(DPSE_CODES)
+    law[0], law[1] = above(t1 + d1, b1), above(t1 - d1, b1)  # N < -t1 - d1 (symmetry), N > t1 - d1
+    kept = 1.0 - law[0] - law[1]
+    if leak == "reuse":  # one N: epoch 1 keeps both on [-t1 - d1, t1 - d1]
+        lo, hi = -t1 - d1, t1 - d1
+
+        def between(a, c):  # P(a < N < c)
+            return max(0.0, above(a, b1) - above(c, b1)) if a < c else 0.0
+
+        law[3] = between(lo, min(hi, -t2 - d2))
+        law[4] = between(max(lo, t2 - d2), hi)
+        law[2] = kept - law[3] - law[4]
+    else:
+        out0, out1 = above(t2 + d2, b2), above(t2 - d2, b2)
+        law[2:] = kept * np.array([1.0 - out0 - out1, out0, out1])
+    return law
+
+
+def audit_dp_se(epsilon: float, horizon: int, n_samples: int, rng: np.random.Generator,
+                confidence: float = 0.999, noise_multiplier: float = 1.0, leak: str = "none") -> AuditResult:
+    """Audit DP-SE's first two epochs with K = 2 and beta = 1/horizon on :func:`dpse_tables`."""
     pairs, labels = [], []
-    for offset in (0, 1, 2, 3, 5, 8):
-        diff = math.floor(threshold) + 1 + offset
-        x = np.array([base + diff, base], dtype=float)
-        x_prime = x + np.array([0.0, 1.0])  # one round's reward of arm 1 flipped 0 -> 1
-        codes = []
-        for sums in (x, x_prime):
-            keep = dp_se.eliminate(sums, R, 1, epsilon, beta, rng, noise_multiplier,
-                                   copies=n_samples)
-            codes.append(keep[:, 0].astype(np.int64) + 2 * keep[:, 1].astype(np.int64))
-        pairs.append(tuple(codes))
-        labels.append(f"S0-S1={diff} vs {diff - 1}")
-    return epsilon_lower_bound(pairs, 4, epsilon, confidence, "atoms", labels)
+    for x, x_prime, label in dpse_tables(epsilon, horizon):
+        pairs.append(tuple(dpse_codes(t, epsilon, horizon, n_samples, rng, noise_multiplier, leak)
+                           for t in (x, x_prime)))
+        labels.append(label)
+    return epsilon_lower_bound(pairs, DPSE_CODES, epsilon, confidence, "atoms", labels)
 
 
 # The leak classes of the doubling-batch release (what the release audit could have found):
@@ -222,15 +326,22 @@ def _audit_joint_release(samples, sizes: list[int], epsilon: float, n_samples: i
     return scored_lower_bound(pilots, pairs, n_codes, epsilon, confidence, labels)
 
 
-def _leak_power(which: str, root_seed: int, audit) -> list[LeakPower]:
-    """The audit ``audit(noise_multiplier, leak, rng)`` on each leaky mutant of the doubling-batch
-    release (:data:`RELEASE_LEAKS`). Streams: (root seed, "online", "audit", ``which``, "leak",
-    class)."""
+def _leak_power(which: str, root_seed: int, audit, leaks: dict = RELEASE_LEAKS) -> list[LeakPower]:
+    """The audit ``audit(noise_multiplier, leak, rng)`` on each leaky mutant of the audited release
+    (``leaks``: :data:`RELEASE_LEAKS` for the batch-mean releases). Streams: (root seed, "online",
+    "audit", ``which``, "leak", class)."""
     out = []
-    for name, (leak, multiplier, description) in RELEASE_LEAKS.items():
+    for name, (leak, multiplier, description) in leaks.items():
         result = audit(multiplier, leak, make_rng(root_seed, PAPER, "audit", which, "leak", name))
         out.append(LeakPower(name, description, float(result.epsilon_lower_bound), bool(result.refuted)))
     return out
+
+
+def dpse_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
+    """What DP-SE's audit (P-AUDIT-DPSE) could have found at its size: the same audit on each
+    leaky mutant of DP-SE's epoch release (:data:`DPSE_LEAKS`)."""
+    return _leak_power("dp_se", root_seed, lambda multiplier, leak, rng: audit_dp_se(
+        a["epsilon"], a["dp_se_horizon"], a["samples"], rng, a["confidence"], multiplier, leak), DPSE_LEAKS)
 
 
 def release_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
@@ -486,9 +597,14 @@ def _audit_check(which, check_id, what, source, root_seed, scale, a, kind: str =
 
 
 def check_p_audit_dpse(root_seed: int, scale: str, a: dict) -> list[Claim]:
-    """P-AUDIT-DPSE: DP-SE's epoch elimination (Sajed & Sheffet 2019) on neighbouring tables."""
-    return _audit_check("dp_se", "P-AUDIT-DPSE", "DP-SE's epoch elimination (a comparator of Figs 1-2)",
-                        "Sajed & Sheffet 2019; spec 5.1", root_seed, scale, a, kind="baseline")
+    """P-AUDIT-DPSE: DP-SE's first two epochs (Sajed & Sheffet 2019) on neighbouring tables, with
+    what it could have found at its size (:func:`dpse_leak_power`)."""
+    tables = dpse_tables(a["epsilon"], a["dp_se_horizon"])
+    size = (f"K = 2, epochs 1 and 2 (beta = 1/{a['dp_se_horizon']}), {len(tables)} reward tables and their neighbours "
+            f"(one epoch-1 reward of arm 1 flipped), {a['samples']} runs per table, every transcript an event")
+    return _audit_check("dp_se", "P-AUDIT-DPSE", "DP-SE's first two epochs (a comparator of Figs 1-2)",
+                        "Sajed & Sheffet 2019; spec 5.1", root_seed, scale, a, kind="baseline",
+                        leaks=dpse_leak_power(root_seed, a), size=size)
 
 
 def check_p_audit_lazy_release(root_seed: int, scale: str, a: dict) -> list[Claim]:

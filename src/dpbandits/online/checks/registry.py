@@ -89,7 +89,7 @@ CHECKS = [
                                     "non-inferiority tests' null)"),)),
     # 6.5: black-box audits, each with its negative control
     Check("P-AUDIT-DPSE", PAPER, "audit_online_dp_se", f"{AU}:check_p_audit_dpse", call="seeds", config=AUDIT,
-          title="DP-SE's epoch elimination on neighbouring reward tables",
+          title="DP-SE's first two epochs on neighbouring reward tables",
           guards=(Guard(alternative=CONTROL),)),
     Check("P-AUDIT-LAZY-RELEASE", PAPER, "audit_online_lazy_dp_ts_release", f"{AU}:check_p_audit_lazy_release",
           call="seeds", config=AUDIT, title="Lazy-DP-TS's (and Alg. 1's) doubling-batch Laplace release",
