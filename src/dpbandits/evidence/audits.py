@@ -5,14 +5,14 @@ audited mechanism), which decides whether its PASS is supported."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from dpbandits.audit import AuditResult
 from dpbandits.evidence.claims import Claim
 
-__all__ = ["audit_claims", "LeakPower", "describe_power", "with_leak_power", "power_statement"]
+__all__ = ["audit_claims", "LeakPower", "describe_power", "with_leak_power", "power_statement", "state_leak_power"]
 
 
 def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
@@ -76,3 +76,12 @@ def power_statement(violated: bool, size: str, power: list[LeakPower], mutants: 
     size the audit catches ...; no power against ...]" (``violated``: "violation found")."""
     return (f" [{'violation' if violated else 'no violation'} found at {size}; on {mutants}, at this size the audit "
             f"{describe_power(power)[0]}]")
+
+
+def state_leak_power(row: Claim, evidence: dict, power: list[LeakPower], size: str,
+                     mutants: str = "leaky mutants of the mechanism") -> Claim:
+    """An audit row once its leak classes are measured at its size: its claim states the size and
+    what the audit catches there (:func:`power_statement`), and its power ``evidence`` (Evidence
+    fields) is kept only when it catches every class (:func:`with_leak_power`)."""
+    return replace(row, claim=row.claim + power_statement(row.verdict == "FAIL", size, power, mutants)).with_evidence(
+        **with_leak_power(evidence, power))

@@ -45,8 +45,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
-from dpbandits.evidence.audits import LeakPower, audit_claims, power_statement, with_leak_power
+from dpbandits.audit import AuditResult, epsilon_lower_bound
+from dpbandits.audit.releases import RELEASE_LEAKS, audit_joint_release, mutant_release
+from dpbandits.evidence.audits import LeakPower, audit_claims, state_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.mechanisms.laplace import LaplaceMechanism
@@ -189,45 +190,13 @@ def audit_dp_se(epsilon: float, horizon: int, n_samples: int, rng: np.random.Gen
     return epsilon_lower_bound(pairs, DPSE_CODES, epsilon, confidence, "atoms", labels)
 
 
-# The leak classes of the doubling-batch release (what the release audit could have found):
-# name -> (the mutant's ``leak``, its noise multiplier, what it gets wrong)
-RELEASE_LEAKS = {
-    "noise_shrunk": ("none", 0.5, "noise shrunk x0.5 (a release 2 eps-DP)"),
-    "composition_ignored": ("composition", 1.0,
-                            "composition ignored (each release the mean of every reward so far, fresh noise)"),
-    "noise_reused": ("reuse", 1.0, "noise reused (one Laplace draw added to every batch)"),
-    "sensitivity_understated": ("sensitivity", 1.0, "sensitivity understated (a batch mean's noise on its sum)"),
-}
-
-
-def _mutant_release(stream: np.ndarray, epsilon: float, n_samples: int, rng: np.random.Generator,
-                    noise_multiplier: float, leak: str, sizes: list[int] | None = None) -> np.ndarray:
-    """The releases of a leaky batch-mean mechanism (:data:`RELEASE_LEAKS`): consecutive batches
-    of ``sizes`` rewards (default 1, 2, 4, ... as :class:`DoublingBatchMeans`), each released as
-    a noisy mean, but with the noise or the data of the class's mistake."""
-    scale = noise_multiplier / epsilon
-    if sizes is None:
-        sizes = [2**b for b in range(int(np.log2(stream.size + 1)))]
-    ends = np.cumsum(sizes)
-    sums = np.add.reduceat(stream, np.concatenate([[0], ends[:-1]]))[:len(sizes)]
-    if leak == "composition":  # the mean of every reward so far, fresh Lap(1/eps) on its sum
-        totals = np.cumsum(sums)
-        return (totals[None, :] + rng.laplace(0.0, scale, (n_samples, len(sizes)))) / ends[None, :]
-    if leak == "reuse":  # one draw per copy, added to every batch sum
-        return (sums[None, :] + rng.laplace(0.0, scale, (n_samples, 1))) / np.array(sizes)[None, :]
-    if leak == "sensitivity":  # Lap(1 / (L eps)) on a sum of L rewards
-        sizes_a = np.array(sizes, dtype=float)
-        return (sums[None, :] + rng.laplace(0.0, scale, (n_samples, len(sizes))) / sizes_a) / sizes_a
-    raise ValueError(f"leak must be one of composition, reuse, sensitivity, got {leak!r}")
-
-
 def lazy_release_samples(stream, epsilon: float, n_samples: int, rng: np.random.Generator,
                          noise_multiplier: float = 1.0, leak: str = "none") -> np.ndarray:
     """Released private means of one arm fed ``stream`` through :class:`DoublingBatchMeans`,
     for ``n_samples`` independent noise draws: shape (n_samples, completed batches). ``leak``: a
     leaky mutant of the mechanism instead (:data:`RELEASE_LEAKS`; the stream's length 2^b - 1)."""
     if leak != "none":
-        return _mutant_release(np.asarray(stream, dtype=float), epsilon, n_samples, rng, noise_multiplier, leak)
+        return mutant_release(np.asarray(stream, dtype=float), epsilon, n_samples, rng, noise_multiplier, leak)
     state = DoublingBatchMeans(1, epsilon, rng, noise_multiplier, copies=n_samples)
     stream = np.asarray(stream, dtype=float)
     state.initialise(0, stream[0])
@@ -247,7 +216,7 @@ def adap_release_samples(stream, epsilon: float, n_samples: int, rng: np.random.
     stream = np.asarray(stream, dtype=float)
     sizes = _adap_sizes(stream.size)
     if leak != "none":
-        return _mutant_release(stream, epsilon, n_samples, rng, noise_multiplier, leak, sizes)
+        return mutant_release(stream, epsilon, n_samples, rng, noise_multiplier, leak, sizes)
     state = adap_klucb._EpisodeState(1, epsilon, rng, noise_multiplier, copies=n_samples)
     state.initialise(0, stream[0])
     released, start = [state.mu_tilde[0].copy()], 1
@@ -268,17 +237,14 @@ def _adap_sizes(length: int) -> list[int]:
     return sizes
 
 
-_JOINT_LEVELS = np.array([0.1, 0.3, 0.5, 0.7, 0.9])  # each release's cuts for the joint code
-
-
 def audit_lazy_release(epsilon: float, n_samples: int, rng: np.random.Generator,
                        confidence: float = 0.999, noise_multiplier: float = 1.0,
                        n_batches: int = 4, leak: str = "none") -> AuditResult:
     """Audit the doubling-batch release on a fixed stream of 2^n_batches - 1 rewards, flipping
-    one reward in each batch in turn (:func:`_audit_joint_release`); ``leak``: of a leaky mutant
-    instead (:data:`RELEASE_LEAKS`)."""
-    return _audit_joint_release(lazy_release_samples, [2**b for b in range(n_batches)], epsilon, n_samples, rng,
-                                confidence, noise_multiplier, leak)
+    one reward in each batch in turn (:func:`dpbandits.audit.releases.audit_joint_release`);
+    ``leak``: of a leaky mutant instead (:data:`RELEASE_LEAKS`)."""
+    return audit_joint_release(lazy_release_samples, [2**b for b in range(n_batches)], epsilon, n_samples, rng,
+                               confidence, noise_multiplier, leak)
 
 
 def audit_adap_release(epsilon: float, n_samples: int, rng: np.random.Generator,
@@ -286,44 +252,10 @@ def audit_adap_release(epsilon: float, n_samples: int, rng: np.random.Generator,
                        leak: str = "none") -> AuditResult:
     """Audit AdaP-KLUCB's episode release (production :class:`adap_klucb._EpisodeState`) on a
     fixed stream of 8 rewards (releases of 1, 1, 2 and 4), flipping the first reward of each
-    release in turn (:func:`_audit_joint_release`); ``leak``: of a leaky mutant instead."""
-    return _audit_joint_release(adap_release_samples, _adap_sizes(8), epsilon, n_samples, rng, confidence,
-                                noise_multiplier, leak)
-
-
-def _audit_joint_release(samples, sizes: list[int], epsilon: float, n_samples: int, rng: np.random.Generator,
-                         confidence: float, noise_multiplier: float, leak: str) -> AuditResult:
-    """Audit a batch-mean release (``samples(stream, epsilon, n, rng, noise_multiplier, leak)``:
-    releases of consecutive batches of ``sizes`` rewards) on a fixed stream, flipping the first
-    reward of each batch in turn (one neighbouring pair per flipped position). The output is all
-    the releases together: each is cut at quantiles of a first pilot (:data:`_JOINT_LEVELS`) and
-    the cells coded jointly, and the events are thresholds of the joint code's log-likelihood
-    ratio estimated on a second, independent pilot (:func:`dpbandits.audit.scored_lower_bound`),
-    so a leak that only the releases together show (a reward in several releases, noise reused)
-    is within its reach."""
-    n_batches = len(sizes)
-    stream = (np.arange(sum(sizes)) % 3 == 0).astype(float)
-    pilots, pairs, labels = [], [], []
-    n_codes = (len(_JOINT_LEVELS) + 1) ** n_batches
-    for pos in np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist():  # first reward of each batch
-        neighbour = stream.copy()
-        neighbour[pos] = 1.0 - neighbour[pos]
-        inputs = (stream, neighbour)
-        first = np.vstack([samples(s, epsilon, max(1000, n_samples // 10), rng, noise_multiplier, leak)
-                           for s in inputs])
-        cuts = [np.quantile(first[:, c], _JOINT_LEVELS) for c in range(n_batches)]
-
-        def code(released, cuts=cuts):
-            out = np.zeros(released.shape[0], dtype=np.int64)
-            for c in range(n_batches):
-                out = out * (len(_JOINT_LEVELS) + 1) + np.searchsorted(cuts[c], released[:, c])
-            return out
-
-        pilots.append(tuple(code(samples(s, epsilon, max(1000, n_samples // 4), rng, noise_multiplier, leak))
-                            for s in inputs))
-        pairs.append(tuple(code(samples(s, epsilon, n_samples, rng, noise_multiplier, leak)) for s in inputs))
-        labels.append(f"flip reward {pos}")
-    return scored_lower_bound(pilots, pairs, n_codes, epsilon, confidence, labels)
+    release in turn (:func:`dpbandits.audit.releases.audit_joint_release`); ``leak``: of a leaky
+    mutant instead."""
+    return audit_joint_release(adap_release_samples, _adap_sizes(8), epsilon, n_samples, rng, confidence,
+                               noise_multiplier, leak)
 
 
 def _leak_power(which: str, root_seed: int, audit, leaks: dict = RELEASE_LEAKS) -> list[LeakPower]:
@@ -580,11 +512,8 @@ def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kin
              f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
     power = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
                           f"negative control (Laplace scale x{multiplier:g})", found)
-    if leaks is not None:
-        power = with_leak_power(power, leaks)
-        main = replace(main, claim=main.claim + power_statement(main.verdict == "FAIL", size, leaks,
-                                                                "leaky mutants of the mechanism"))
-    main = replace(main, kind=kind, reason="" if caught else "no_power").with_evidence(**power)
+    main = replace(main, kind=kind, reason="" if caught else "no_power")
+    main = main.with_evidence(**power) if leaks is None else state_leak_power(main, power, leaks, size)
     return [main, replace(ctrl, kind="control")]
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound
-from dpbandits.evidence.audits import LeakPower, audit_claims, power_statement, with_leak_power
+from dpbandits.evidence.audits import LeakPower, audit_claims, state_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.mechanisms.laplace import LaplaceMechanism
@@ -222,8 +222,5 @@ def check_audit(rng, scale, settings) -> list[Claim]:
     shrunk = next(p for p in leaks if p.leak == "noise_shrunk")
     found = (f"the same audit gives a lower bound {shrunk.lower_bound:.3g} "
              f"{'>' if shrunk.caught else '<='} eps = {eps:g}")
-    power = with_leak_power(privacy_power(shrunk.caught, _exact_loss(eps, LEAKS["noise_shrunk"][1]),
-                                          shrunk.description, found), leaks)
-    audit = replace(audit, claim=audit.claim + power_statement(audit.verdict == "FAIL", size, leaks,
-                                                               "leaky mutants of the mechanism"))
-    return [audit.with_evidence(**power), replace(negative, kind="control")]
+    power = privacy_power(shrunk.caught, _exact_loss(eps, LEAKS["noise_shrunk"][1]), shrunk.description, found)
+    return [state_leak_power(audit, power, leaks, size), replace(negative, kind="control")]
