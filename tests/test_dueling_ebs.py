@@ -477,7 +477,9 @@ def test_a5_counter_sees_a_2eps_release_and_passes_the_counters():
     from dpbandits.dueling.checks import audits
     from dpbandits.evidence.guards import judge_all
 
-    rows = {c.check_id: c for c in judge_all(audits.check_a5_counter(np.random.default_rng(3), "smoke", 100_000, 0.95))}
+    # at the paper's size (2e5 releases per stream): the weakest class, a user's four elements taken as one (exact
+    # loss 1.57 eps), is caught there with a lower bound about 1.1 (1.06-1.20 over 8 seeds) and missed at 1e5
+    rows = {c.check_id: c for c in judge_all(audits.check_a5_counter(np.random.default_rng(3), "smoke", 200_000, 0.95))}
     assert (rows["A5-COUNTER"].verdict, rows["A5-COUNTER"].reason) == ("PASS", "supported"), rows["A5-COUNTER"].claim
     assert rows["A5-COUNTER"].evidence.power_form == "privacy_2eps" and "2 eps" in rows["A5-COUNTER"].claim
     assert (rows["A5-COUNTER-CONTROL"].kind, rows["A5-COUNTER-CONTROL"].verdict) == ("control", "PASS")
@@ -485,6 +487,26 @@ def test_a5_counter_sees_a_2eps_release_and_passes_the_counters():
     levels = audits.tree_levels(audits.COUNTER_T)
     leaky = audits.counter_audit(pair, 100_000, np.random.default_rng(4), 0.95, multiplier=1.0 / levels)
     assert leaky.refuted
+    # every leak class of the counter is caught at this size and named in the row
+    main = rows["A5-COUNTER"].claim
+    assert "no violation found at one counter of length T = 64" in main and "no power against" not in main
+    assert all(description in main for _, description in audits.COUNTER_LEAKS.values())
+
+
+def test_the_counter_mutants_leak_what_their_class_says():
+    """Each class's exact loss on the audited pair exceeds eps (the scale multipliers), and the
+    reused-noise mutant releases every node with one shared draw."""
+    from dpbandits.dueling.checks import audits
+
+    pair, loss = audits.counter_pair_loss()
+    for name, multiplier in audits.counter_leak_multipliers(loss).items():
+        if audits.COUNTER_LEAKS[name][0] == "scale":
+            assert loss / multiplier > 1.0, name  # the pair's exact loss under the shrunk scale, in eps
+    assert loss / audits.counter_leak_multipliers(loss)["noise_shrunk"] == pytest.approx(2.0)
+    reused = audits.counter_audit(pair, 5_000, np.random.default_rng(1), 0.95, leak="reused")
+    assert reused.refuted
+    with pytest.raises(ValueError, match="leak must be 'scale' or 'reused'"):
+        audits.counter_audit(pair, 10, np.random.default_rng(1), 0.95, leak="twice")
 
 
 def test_a6b_sees_the_papers_literal_minus_one():

@@ -77,7 +77,7 @@ from dpbandits.rng import run_seed, stream_rngs
 
 __all__ = ["GOptConfig", "GOptResult", "PhaseParameters", "phase_parameters", "simulate_goptimal",
            "DesignCache", "DESIGN_CACHE", "ENGINES", "audit_instance", "audit_config", "audit_setup",
-           "audit_codes", "audit_n_codes", "find_sensitive_table", "audit_goptimal", "trace_goptimal"]
+           "audit_codes", "audit_n_codes", "find_sensitive_table", "audit_goptimal", "trace_goptimal", "group_noise"]
 
 ENGINES = ("batched", "reference")
 T0_MODES = ("paper", "zero", "adaptive")
@@ -589,7 +589,7 @@ def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequ
         else:
             wins = wins[played]
         n_groups = int(played.sum())
-        lap = rngs["laplace"].laplace(0.0, 1.0, size=n_groups) * params.laplace_scale
+        lap = group_noise(rngs["laplace"], n_groups, params.laplace_scale)
         o_hat = wins.astype(float) + lap
         fit = mle.canonical_mle(z_groups[played], counts[played], o_hat, ctx.w_max, basis=basis_g)
         w_hat = fit.w_hat
@@ -701,6 +701,12 @@ def audit_instance() -> LinearInstance:
                           np.array([math.cos(0.3), math.sin(0.3)]))
 
 
+def group_noise(rng: np.random.Generator, size, scale) -> np.ndarray:
+    """Step 8's noise: a Laplace draw of scale ``scale`` (1/eps, Q6) per privatised (phase, pair)
+    group, drawn as standard Laplace draws and scaled (the engine and the audit harness)."""
+    return rng.laplace(0.0, 1.0, size=size) * scale
+
+
 def audit_config(epsilon: float = 1.0, noise_multiplier: float = 1.0, horizon: int = 1000,
                  phase1_rounds: int = 20) -> GOptConfig:
     """Tiny multipliers such that phase 1 has about ``phase1_rounds`` rounds (half private, half
@@ -745,11 +751,13 @@ def audit_n_codes(setup: AuditSetup) -> int:
     return 2 ** setup.instance.k
 
 
-def audit_codes(o_table: np.ndarray, setup: AuditSetup, copies: int, rng: np.random.Generator) -> np.ndarray:
+def audit_codes(o_table: np.ndarray, setup: AuditSetup, copies: int, rng: np.random.Generator,
+                group_scale: np.ndarray | None = None) -> np.ndarray:
     """Released event {D_2 = A} as the bitmask code sum_{k in A} 2^k, for ``copies`` independent
     executions of phase 1 on the FIXED preference table ``o_table`` (length = phase-1 rounds;
     user t answers o_t whatever duel is shown, spec 1.4). Vectorised over copies: exploration pairs
-    (if t_0 > 0), Laplace noise, the batched constrained MLE and the elimination rule."""
+    (if t_0 > 0), Laplace noise, the batched constrained MLE and the elimination rule.
+    ``group_scale``: a Laplace scale per pair of the design instead of step 8's (a leaky mutant)."""
     o = np.asarray(o_table, dtype=np.int64)
     n1 = setup.phase1_rounds
     if o.shape != (n1,) or np.any((o != 0) & (o != 1)):
@@ -767,7 +775,7 @@ def audit_codes(o_table: np.ndarray, setup: AuditSetup, copies: int, rng: np.ran
             hit = pick == k
             counts[:, k] += hit.sum(axis=1)
             wins[:, k] += (hit * o[None, :t0]).sum(axis=1)
-    o_hat = wins + rng.laplace(0.0, 1.0, size=(copies, s)) * setup.params.laplace_scale
+    o_hat = wins + group_noise(rng, (copies, s), setup.params.laplace_scale if group_scale is None else group_scale)
     total = counts.sum(axis=1, keepdims=True)
     y = project(design.z, design.basis)
     s_norm = _norm(setup.instance.w_star) if setup.config.s_bound is None else setup.config.s_bound
@@ -803,9 +811,14 @@ def find_sensitive_table(setup: AuditSetup, rng: np.random.Generator, tries: int
 
 
 def audit_goptimal(epsilon: float = 1.0, noise_multiplier: float = 1.0, copies: int = 200_000,
-                   seed: int | np.random.SeedSequence = 0, confidence: float = 0.999, table_seed: int = 0):
+                   seed: int | np.random.SeedSequence = 0, confidence: float = 0.999, table_seed: int = 0,
+                   leak: str = "none"):
     """A5 for Algorithm 2: lower bound on the privacy loss of {D_2 = A} between a sensitive o-table
-    and its neighbour (one o_t flipped in phase 1). Returns (AuditResult, o_table, flipped round)."""
+    and its neighbour (one o_t flipped in phase 1). Returns (AuditResult, o_table, flipped round).
+    ``leak="sensitivity"``: a leaky mutant whose noise is a pair mean's (Lap(1/(n eps)) on a sum of
+    n answers) instead of step 8's."""
+    if leak not in ("none", "sensitivity"):
+        raise ValueError(f"leak must be 'none' or 'sensitivity' (phase 1 alone has one release per pair), got {leak!r}")
     from dpbandits.audit.blackbox import epsilon_lower_bound
 
     cfg = audit_config(epsilon=epsilon, noise_multiplier=noise_multiplier)
@@ -815,7 +828,8 @@ def audit_goptimal(epsilon: float = 1.0, noise_multiplier: float = 1.0, copies: 
     o2[t_flip] ^= 1
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     rngs = stream_rngs(ss, ("audit/x", "audit/xprime"))
-    cx = audit_codes(o, setup, copies, rngs["audit/x"])
-    cxp = audit_codes(o2, setup, copies, rngs["audit/xprime"])
+    group_scale = setup.params.laplace_scale / setup.schedule if leak == "sensitivity" else None
+    cx = audit_codes(o, setup, copies, rngs["audit/x"], group_scale)
+    cxp = audit_codes(o2, setup, copies, rngs["audit/xprime"], group_scale)
     res = epsilon_lower_bound([(cx, cxp)], audit_n_codes(setup), epsilon, confidence=confidence)
     return res, o, t_flip

@@ -34,7 +34,13 @@ so a lower bound on the privacy loss of the observed codes is one for the algori
   the counters' Laplace scale shrunk until that pair's exact loss is 2 eps (a release that is
   only 2 eps-DP), which must be caught.
 * A5, Algorithm 2: d = 2, K = 3, phase 1 of about 20 rounds, one o_t flipped; control and power:
-  Laplace scale x 0.5 (a release that is only 2 eps-DP).
+  Laplace scale x 0.5 (a release that is only 2 eps-DP). Its leak classes at that size: the scale
+  x0.5 and a pair mean's noise on its sum are caught; a leak across phases (an answer in every
+  later phase's sum, a noise draw reused) is the mechanism itself within one phase, so the row
+  names it as missed (INCONCLUSIVE no_power). A5-ALG2-RELEASE, the proof sketch's object: one
+  pair's noisy win sums over phases 1-3 (the engine's noise, :func:`goptimal_dpdb.group_noise`)
+  read jointly (:func:`dpbandits.audit.releases.audit_joint_release`), with every leak class
+  of :data:`dpbandits.audit.releases.RELEASE_LEAKS` measured at its size.
 * Power of a privacy PASS (dpbandits.evidence.guards.privacy_power): a release that is at most
   2 eps-DP, or the paper's text read another way; A5-ALG1's is its counters' scale x0.25 (2 eps by
   the eps/2 accounting), which that end-to-end audit cannot see at its size, and A5-COUNTER's is the
@@ -46,17 +52,19 @@ so a lower bound on the privacy loss of the observed codes is one for the algori
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
 
 from dpbandits.audit import epsilon_lower_bound
+from dpbandits.audit.releases import RELEASE_LEAKS, audit_joint_release, mutant_release
 from dpbandits.dueling import goptimal_dpdb
 from dpbandits.dueling.ebs_audit import audit_codes, n_audit_codes
 from dpbandits.dueling.ebs_params import EBSConfig
 from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
 from dpbandits.dueling.instances import f3, g2
-from dpbandits.evidence.audits import audit_claims
+from dpbandits.evidence.audits import LeakPower, audit_claims, state_leak_power
 from dpbandits.evidence.checks import band_verdict, worst_verdict
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import PRIVACY_ALTERNATIVE, privacy_power, shifted_ci_power
@@ -64,7 +72,8 @@ from dpbandits.mechanisms.tree_counter import tree_levels, tree_release
 from dpbandits.rng import derive_seed
 
 __all__ = ["check_a3", "check_a4", "check_a5_alg1", "check_a5_counter", "check_a5_literal", "check_a5_alg2", "check_a6b",
-           "alg1_audit_pairs", "counter_pair_loss", "counter_audit"]
+           "alg1_audit_pairs", "counter_pair_loss", "counter_audit", "alg2_release_sizes", "alg2_release_samples",
+           "ALG2_PHASES", "COUNTER_LEAKS", "counter_leak_multipliers"]
 
 PAPER = "dueling"
 FLIP_ROUNDS = (1, 8, 32)
@@ -154,11 +163,32 @@ def counter_pair_loss(length: int = COUNTER_T, epsilon: float = 1.0) -> tuple[tu
     return (int(p1[best]) + 1, int(p2[best]) + 1), float(l1[best] / scale / epsilon)
 
 
+# The leak classes of a counter's release (what A5-COUNTER could have found at its size):
+# name -> (the counter's noise: "scale" multiplied, or one draw "reused" on every node; what it gets wrong)
+COUNTER_LEAKS = {
+    "noise_shrunk": ("scale", "noise shrunk until the audited pair's exact loss is 2 eps"),
+    "composition_ignored": ("scale", "composition over the tree's L levels ignored (Lap(1 / (eps/4)) per node)"),
+    "noise_reused": ("reused", "noise reused (one Laplace draw on every released node)"),
+    "sensitivity_understated": ("scale", "a user's four elements taken as one (the counter given the whole eps: "
+                                         "Lap(L / eps) per node)"),
+}
+
+
+def counter_leak_multipliers(pair_loss: float, length: int = COUNTER_T) -> dict[str, float]:
+    """The Laplace-scale multiplier of each class of :data:`COUNTER_LEAKS` (1 for the reused noise,
+    whose scale is the counter's own)."""
+    return {"noise_shrunk": pair_loss / PRIVACY_ALTERNATIVE, "composition_ignored": 1.0 / tree_levels(length),
+            "noise_reused": 1.0, "sensitivity_understated": COUNTER_SHARE}
+
+
 def counter_audit(pair: tuple[int, int], samples: int, rng: np.random.Generator, confidence: float,
-                  epsilon: float = 1.0, multiplier: float = 1.0, length: int = COUNTER_T):
+                  epsilon: float = 1.0, multiplier: float = 1.0, length: int = COUNTER_T, leak: str = "scale"):
     """Black-box audit of one counter's release (the library's :func:`tree_release`, eps/4, its
     Laplace scale x ``multiplier``) between the zero stream and the stream with +1 at ``pair[0]``
-    and -1 at ``pair[1]`` (module docstring)."""
+    and -1 at ``pair[1]`` (module docstring). ``leak="reused"``: a leaky mutant whose released
+    nodes carry one shared Laplace draw (the counter's scale) instead of one each."""
+    if leak not in ("scale", "reused"):
+        raise ValueError(f"leak must be 'scale' or 'reused', got {leak!r}")
     x = np.zeros(length)
     xp = x.copy()
     xp[pair[0] - 1], xp[pair[1] - 1] = 1.0, -1.0
@@ -169,8 +199,12 @@ def counter_audit(pair: tuple[int, int], samples: int, rng: np.random.Generator,
         out = []
         for lo in range(0, samples, _CHUNK):
             m = min(_CHUNK, samples - lo)
-            v = _node_values(tree_release(np.broadcast_to(stream, (m, length)), COUNTER_SHARE * epsilon, rng,
-                                          max_length=length, noise_multiplier=multiplier, exact_order=False))
+            if leak == "reused":
+                scale = multiplier * tree_levels(length) / (COUNTER_SHARE * epsilon)
+                v = _noiseless_nodes(stream[None], length) + rng.laplace(0.0, scale, (m, 1))
+            else:
+                v = _node_values(tree_release(np.broadcast_to(stream, (m, length)), COUNTER_SHARE * epsilon, rng,
+                                              max_length=length, noise_multiplier=multiplier, exact_order=False))
             z = (np.abs(v - mean_x) - np.abs(v - mean_xp)).sum(axis=1)
             out.append(np.clip(np.floor((z + zmax) / (2 * zmax) * COUNTER_BINS), 0, COUNTER_BINS - 1).astype(np.int64))
         return np.concatenate(out)
@@ -194,17 +228,23 @@ def check_a5_counter(rng, scale, samples, confidence, epsilon=1.0) -> list[Claim
     verdict = "INCONCLUSIVE" if not leak.refuted else ("FAIL" if real.refuted else "PASS")
     found = (f"the same audit gives a lower bound of {leak.epsilon_lower_bound:.3g}, "
              f"{'FAIL' if leak.refuted else 'PASS'} (A5-COUNTER-CONTROL)")
+    multipliers = counter_leak_multipliers(loss)
+    power = []
+    for name, (kind, description) in COUNTER_LEAKS.items():  # the noise-shrunk class is the control itself
+        res = leak if name == "noise_shrunk" else counter_audit(pair, samples, rng, confidence, epsilon,
+                                                                multipliers[name], leak=kind)
+        power.append(LeakPower(name, description, float(res.epsilon_lower_bound), bool(res.refuted)))
+    main = Claim(PAPER, "A5-COUNTER", "Lemma 2 (proof: the counters C^1..C^K are eps-DP)", "privacy",
+                 "The counters' release is eps-DP for one user's answer (Lemma 2's route: each C^i eps/4-DP, the "
+                 f"user's two elements in one counter under R1): black-box audit; tightest event: {real.best_event}",
+                 stat, real.epsilon_lower_bound, np.nan, np.nan,
+                 f"CP lower bound <= epsilon = {epsilon:g} ({confidence:g} confidence, Bonferroni over "
+                 f"{real.n_events} events x 2)", verdict, real.n_samples, scale)
+    evidence = privacy_power(leak.refuted, PRIVACY_ALTERNATIVE,
+                             f"the counters' Laplace scale x{mult:.3g} (this pair's exact loss {PRIVACY_ALTERNATIVE:g} "
+                             "eps)", found)
     return [
-        Claim(PAPER, "A5-COUNTER", "Lemma 2 (proof: the counters C^1..C^K are eps-DP)", "privacy",
-              f"The counters' release is eps-DP for one user's answer (Lemma 2's route: each C^i eps/4-DP, the "
-              f"user's two elements in one counter under R1): black-box audit of {size}; tightest event: "
-              f"{real.best_event}",
-              stat, real.epsilon_lower_bound, np.nan, np.nan,
-              f"CP lower bound <= epsilon = {epsilon:g} ({confidence:g} confidence, Bonferroni over "
-              f"{real.n_events} events x 2)", verdict, real.n_samples, scale)
-        .with_evidence(**privacy_power(leak.refuted, PRIVACY_ALTERNATIVE,
-                                       f"the counters' Laplace scale x{mult:.3g} (this pair's exact loss "
-                                       f"{PRIVACY_ALTERNATIVE:g} eps)", found)),
+        state_leak_power(main, evidence, power, size, "leaky mutants of the counter"),
         Claim(PAPER, "A5-COUNTER-CONTROL", "Lemma 2 (audit power)", "control",
               f"negative control: the counters' Laplace scale x{mult:.3g}, a release of the audited pair that is "
               f"exactly {PRIVACY_ALTERNATIVE:g} eps-DP, is caught by the same audit ({size})",
@@ -256,18 +296,94 @@ def check_a5_literal(rng, scale, samples, confidence, epsilon=1.0, rhos=(6.0, 8.
     ]
 
 
+# A5-ALG2-RELEASE: Algorithm 2's release of one pair's noisy win sums over its first phases (the
+# design's first pair; nothing eliminated, so the pair is played ceil(N_l pi(x, y)) times in phase l).
+ALG2_PHASES = (1, 2, 3)
+
+
+def alg2_release_sizes(epsilon: float) -> list[int]:
+    """The answers the design's first pair holds in each phase of :data:`ALG2_PHASES` (step 5 of the
+    audit set-up, nothing eliminated)."""
+    setup = goptimal_dpdb.audit_setup(goptimal_dpdb.audit_config(epsilon))
+    weight = float(setup.design.weights[0])
+    return [int(math.ceil((setup.params.n_priv(p) + setup.params.n_stat(p)) * weight)) for p in ALG2_PHASES]
+
+
+def alg2_release_samples(sizes: list[int]):
+    """``samples(stream, epsilon, n, rng, noise_multiplier, leak)`` for
+    :func:`dpbandits.audit.releases.audit_joint_release`: one pair's answers ``stream`` split into
+    its phases (``sizes``), each phase's win sum released with step 8's noise
+    (:func:`goptimal_dpdb.group_noise` at the engine's scale), divided by the phase's count; ``leak``:
+    a leaky mutant of the release instead (:data:`dpbandits.audit.releases.RELEASE_LEAKS`)."""
+    counts = np.array(sizes, dtype=float)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+
+    def samples(stream, epsilon, n, rng, noise_multiplier=1.0, leak="none"):
+        stream = np.asarray(stream, dtype=float)
+        if leak != "none":
+            return mutant_release(stream, epsilon, n, rng, noise_multiplier, leak, sizes)
+        scale = goptimal_dpdb.phase_parameters(goptimal_dpdb.GOptConfig(epsilon=epsilon, t0_mode="zero",
+                                                                        noise_multiplier=noise_multiplier),
+                                               goptimal_dpdb.audit_instance(), 1000).laplace_scale
+        wins = np.add.reduceat(stream, starts)
+        return (wins[None, :] + goptimal_dpdb.group_noise(rng, (n, len(sizes)), scale)) / counts[None, :]
+
+    return samples
+
+
+def _one_phase_leaks(real, control, sensitivity, multiplier: float) -> list[LeakPower]:
+    """A5-ALG2's leak classes at its size (phase 1): the Laplace scale x``multiplier`` is its control,
+    the understated sensitivity is measured; across phases nothing can be seen in one phase (there the
+    mutants are the mechanism itself, so their audit is the real one's)."""
+    out = []
+    for name, (_, _, description) in RELEASE_LEAKS.items():
+        if name == "noise_shrunk":
+            result, what = control, f"noise shrunk x{multiplier:g} (a release 2 eps-DP)"
+        elif name == "sensitivity_understated":
+            result, what = sensitivity, description
+        else:
+            result, what = real, f"{description}: at one phase, the mechanism itself"
+        out.append(LeakPower(name, what, float(result.epsilon_lower_bound), bool(result.refuted)))
+    return out
+
+
 def check_a5_alg2(rng, scale, samples, confidence, epsilon=1.0, control=0.5) -> list[Claim]:
-    """A5 for Algorithm 2 and its control, which is also its power: the Laplace scale x ``control``
-    (0.5: Lap(1/eps) on a sensitivity-1 pair sum halved, a release that is only 2 eps-DP)."""
+    """A5 for Algorithm 2 end to end (phase 1) and its release (A5-ALG2-RELEASE, phases 1-3), each
+    with its control (the Laplace scale x ``control``, 0.5: a release that is only 2 eps-DP) and
+    the leak classes it catches at its size."""
     seed = int(rng.integers(0, 2**31))
     real, _, _ = goptimal_dpdb.audit_goptimal(epsilon, 1.0, samples, seed, confidence)
     ctrl, _, _ = goptimal_dpdb.audit_goptimal(epsilon, control, samples, seed + 1, confidence)
+    sens, _, _ = goptimal_dpdb.audit_goptimal(epsilon, 1.0, samples, seed + 2, confidence, leak="sensitivity")
     audit, ctrl_row = audit_claims("A5-ALG2", "GOptimal-DPDB (Lap(1/eps) per (phase, pair); d = 2, K = 3)",
                                    "Thm 3 (privacy)", real, ctrl, control, scale, paper=PAPER)
     found = f"the same audit gives a lower bound of {ctrl.epsilon_lower_bound:.3g}, {'FAIL' if ctrl.refuted else 'PASS'}"
-    audit = audit.with_evidence(**privacy_power(ctrl.refuted, 1.0 / control,
-                                                f"negative control (Laplace scale x{control:g})", found))
-    return [audit, replace(ctrl_row, kind="control")]
+    power = privacy_power(ctrl.refuted, 1.0 / control, f"negative control (Laplace scale x{control:g})", found)
+    size = (f"d = 2, K = 3, phase 1 ({goptimal_dpdb.audit_setup(goptimal_dpdb.audit_config(epsilon)).phase1_rounds} "
+            f"rounds), one o-table and its neighbour (one answer flipped), {samples} runs per table, every surviving "
+            "set an event")
+    audit = state_leak_power(audit, power, _one_phase_leaks(real, ctrl, sens, control), size)
+    # the release over phases 1-3, read jointly (what a leak across phases would show)
+    sizes = alg2_release_sizes(epsilon)
+    release = alg2_release_samples(sizes)
+    rel_rng = np.random.default_rng(np.random.SeedSequence([seed, 2]))
+    rel = audit_joint_release(release, sizes, epsilon, samples, rel_rng, confidence, 1.0, "none")
+    rel_ctrl = audit_joint_release(release, sizes, epsilon, samples, rel_rng, confidence, control, "none")
+    leaks = []
+    for name, (leak, multiplier, description) in RELEASE_LEAKS.items():
+        res = audit_joint_release(release, sizes, epsilon, samples, rel_rng, confidence, multiplier, leak)
+        leaks.append(LeakPower(name, description, float(res.epsilon_lower_bound), bool(res.refuted)))
+    rel_row, rel_ctrl_row = audit_claims(
+        "A5-ALG2-RELEASE", "Algorithm 2's release of one pair's noisy win sums over phases 1-3 (step 8, Lap(1/eps) "
+        "per (phase, pair))", "Thm 3 (privacy); Alg. 2 step 8", rel, rel_ctrl, control, scale, paper=PAPER)
+    found = (f"the same audit gives a lower bound of {rel_ctrl.epsilon_lower_bound:.3g}, "
+             f"{'FAIL' if rel_ctrl.refuted else 'PASS'}")
+    rel_power = privacy_power(rel_ctrl.refuted, 1.0 / control, f"negative control (Laplace scale x{control:g})", found)
+    rel_size = (f"one pair's answers in phases 1-3 ({', '.join(str(n) for n in sizes)} answers), {len(sizes)} "
+                f"neighbouring streams (the first answer of each phase flipped), {samples} runs per stream, every "
+                "release jointly (thresholds of its log-likelihood ratio, chosen on independent pilots)")
+    rel_row = state_leak_power(rel_row, rel_power, leaks, rel_size)
+    return [audit, replace(ctrl_row, kind="control"), rel_row, replace(rel_ctrl_row, kind="control")]
 
 
 def _length_reveals_o(trace) -> bool:

@@ -58,7 +58,7 @@ NOTES = ReplicationNotes(
              "from the current design rather than pi_1, pair counts are rounded up per pair, the noise is "
              "Lap(1/eps) as in the pseudo-code (the proof uses Lap(log T/eps)), and the private MLE is "
              "norm-constrained because noisy counts can leave the unconstrained one without a solution."),
-            claims=("Abs-efficient", "Thm3-privacy", "Cor2", "Lem9", "Thm3-rate"),
+            claims=("Abs-efficient", "Thm3-privacy", "Thm3-privacy-proof", "Cor2", "Lem9", "Thm3-rate"),
         ),
         Deviation(
             "One kappa and one t0 behind Algorithm 2's verdicts.",
