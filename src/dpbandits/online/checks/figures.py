@@ -226,9 +226,11 @@ def check_similarity(per_run: pd.DataFrame, scale: str, rng: np.random.Generator
 
 def _decade_ratio(traj: np.ndarray, t: np.ndarray) -> float:
     """I_top / max(I_top-1, I_top-2) for the run-mean curve, I_k = R(10^k) - R(10^(k-1))."""
-    decades = _decades(t)
-    mean = traj.mean(axis=0)
-    values = mean[np.searchsorted(t, decades[-4:])]
+    return _ratio_of_decades(traj.mean(axis=0)[np.searchsorted(t, _decades(t)[-4:])])
+
+
+def _ratio_of_decades(values: np.ndarray) -> float:
+    """:func:`_decade_ratio` from the run-mean regret at the last four decades."""
     inc = np.diff(values)
     denom = max(inc[0], inc[1])
     return float(inc[2] / denom) if denom > 0 else (0.0 if inc[2] <= 0 else np.inf)
@@ -266,7 +268,8 @@ def check_shape(long: pd.DataFrame, scale: str, rng: np.random.Generator, n_boot
             t = wide.columns.to_numpy()
             traj = wide.to_numpy()
             est = _decade_ratio(traj, t)
-            boots = [_decade_ratio(traj[rng.integers(0, len(traj), len(traj))], t)
+            at_decades = traj[:, np.searchsorted(t, _decades(t)[-4:])]  # the bootstrap reads only these
+            boots = [_ratio_of_decades(at_decades[rng.integers(0, len(traj), len(traj))].mean(axis=0))
                      for _ in range(n_boot)]
             lo, hi = np.quantile(boots, [0.025, 0.975]) if boots else (est, est)
             where = f"{alg} {setting} eps={eps:g}"
