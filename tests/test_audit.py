@@ -352,3 +352,35 @@ def test_the_dp_se_audit_catches_every_leak_class_at_its_size_and_states_it():
     with pytest.raises(ValueError, match="unknown leak 'twice'"):
         audits.dpse_codes(audits.dpse_tables(1.0, 10_000)[0][0], 1.0, 10_000, 10, np.random.default_rng(0),
                           leak="twice")
+
+
+def test_the_rnm_mutants_release_what_their_class_says():
+    """RNM-FTNL's epoch release and its mutants on one table, with a noise of zero scale (the
+    release is then the argmax of the sums it reads): the real release reads each epoch's rewards,
+    the composition mutant every reward so far; the reuse mutant adds epoch 0's draws again."""
+    table = np.array([[1, 0], [0, 1], [0, 1], [1, 0], [0, 1], [1, 0], [0, 1]], dtype=float)
+    zero = dict(noise_factor=2.0, noise_multiplier=0.0)
+    rng = np.random.default_rng(0)
+    # epoch 0 reads round 1 ((1, 0): action 0); epoch 1 rounds 2-3 ((0, 2): action 1) or, pooled, (1, 2)
+    assert set(audits.rnm_ftnl_action_codes(table, 1.0, 10, rng, **zero)) == {0 + 1 * 2}
+    assert set(audits.rnm_ftnl_action_codes(table, 1.0, 10, rng, leak="composition", **zero)) == {0 + 1 * 2}
+    pooled = table.copy()
+    pooled[1:3] = [[1, 0], [0, 1]]  # epoch 1 alone ties (1, 1); pooled with round 1 it is (2, 1): action 0
+    assert set(audits.rnm_ftnl_action_codes(pooled, 1.0, 10, rng, leak="composition", **zero)) == {0}
+    # one noise vector in both releases: on sums (1, 0) and (0, 2), J_1 = 1 unless Z_0 - Z_1 > 2, and then J_0 = 0
+    codes = audits.rnm_ftnl_action_codes(table, 1.0, 200_000, np.random.default_rng(1), 2.0, leak="reuse")
+    assert not np.any(codes == 1 + 0 * 2)  # J_0 = 1 needs Z_1 - Z_0 > 1, which makes J_1 = 1 too
+    with pytest.raises(ValueError, match="unknown leak 'twice'"):
+        audits.rnm_ftnl_action_codes(table, 1.0, 10, rng, leak="twice")
+
+
+def test_the_corrected_rnm_audit_catches_every_leak_class_at_its_size_and_states_it():
+    from dpbandits.evidence.guards import judge_all
+
+    a = {"epsilon": 1.0, "samples": 100_000, "confidence": 0.999, "control_noise_multiplier": 0.5}
+    power = audits.rnm_leak_power(7, a)
+    assert {p.leak for p in power} == set(audits.RNM_LEAKS) and all(p.caught for p in power), power
+    rows = {r.check_id: r for r in judge_all(audits.check_p_audit_rnm(7, "smoke", a))}
+    assert (rows["P-AUDIT-RNM-C2"].verdict, rows["P-AUDIT-RNM-C2"].reason) == ("PASS", "supported")
+    assert "no violation found at K = 2, T = 7" in rows["P-AUDIT-RNM-C2"].claim
+    assert rows["P-AUDIT-RNM"].verdict == "FAIL"

@@ -59,7 +59,7 @@ from dpbandits.rng import make_rng
 __all__ = ["audit_dp_se", "dpse_tables", "dpse_codes", "dpse_code_probabilities", "dpse_leak_power", "DPSE_LEAKS",
            "audit_lazy_release", "lazy_release_samples", "release_leak_power", "alg1_leak_power", "adap_leak_power",
            "adap_release_samples", "adap_release_leak_power",
-           "RELEASE_LEAKS",
+           "RELEASE_LEAKS", "RNM_LEAKS", "rnm_leak_power",
            "rnm_ftnl_action_codes", "audit_rnm_ftnl", "bandit_action_codes", "audit_bandit",
            "BANDIT_TABLE", "audit_adap_release", "check_p_audit_dpse", "check_p_audit_lazy_release",
            "check_p_audit_rnm", "check_p_mc_alg1", "check_p_mc_adap", "check_p_audit_adap_release"]
@@ -276,6 +276,14 @@ def dpse_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
         a["epsilon"], a["dp_se_horizon"], a["samples"], rng, a["confidence"], multiplier, leak), DPSE_LEAKS)
 
 
+def rnm_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
+    """What the audit of the corrected RNM-FTNL (P-AUDIT-RNM-C2) could have found at its size: the
+    same audit on each leaky mutant of its epoch release (:data:`RNM_LEAKS`; the noise-shrunk one
+    is the paper's own Lap(1/eps), which P-AUDIT-RNM audits from a stream of its own)."""
+    return _leak_power("rnm_ftnl", root_seed, lambda factor, leak, rng: audit_rnm_ftnl(
+        a["epsilon"], a["samples"], rng, a["confidence"], factor, leak=leak), RNM_LEAKS)
+
+
 def release_leak_power(root_seed: int, a: dict) -> list[LeakPower]:
     """What the release audit (P-AUDIT-LAZY-RELEASE) could have found at its size: the same
     audit on each leaky mutant of the doubling-batch release (:data:`RELEASE_LEAKS`)."""
@@ -432,35 +440,51 @@ def audit_bandit(algorithm: str, epsilon: float, n_samples: int, rng: np.random.
     return epsilon_lower_bound(pairs, k ** (horizon - k), epsilon, confidence, "atoms", labels)
 
 
+# The leak classes of RNM-FTNL's epoch release (what P-AUDIT-RNM-C2 could have found at its size):
+# name -> (the mutant's leak, its noise factor c of Lap(c / eps), what it gets wrong)
+RNM_LEAKS = {
+    "noise_shrunk": ("none", 1.0, "noise shrunk x0.5 (Lap(1/eps), the paper's own: 2 eps-DP under Definition 1; "
+                                  "also a sensitivity taken as 1 instead of 2)"),
+    "composition_ignored": ("composition", 2.0, "composition ignored (each epoch's noisy max over every reward so "
+                                                "far, not the epoch's alone)"),
+    "noise_reused": ("reuse", 2.0, "noise reused (epoch 0's Laplace vector added again in epoch 1)"),
+}
+
+
 def rnm_ftnl_action_codes(table: np.ndarray, epsilon: float, n_samples: int,
                           rng: np.random.Generator, noise_factor: float = 1.0,
-                          noise_multiplier: float = 1.0) -> np.ndarray:
+                          noise_multiplier: float = 1.0, leak: str = "none") -> np.ndarray:
     """Action sequences of ``n_samples`` runs of Alg. 4 on one fixed reward table (T x K), with
     the production epoch schedule and release; encoded as sum_s J_s K^(s-1) over the epochs
-    after epoch 0 (epoch 0 always plays action 0)."""
+    after epoch 0 (epoch 0 always plays action 0). ``leak``: a leaky mutant of the epoch release
+    instead (:data:`RNM_LEAKS`: "composition" or "reuse")."""
+    if leak not in ("none", "composition", "reuse"):
+        raise ValueError(f"unknown leak {leak!r}; allowed: none, composition, reuse")
     horizon, k = table.shape
     rnm = rnm_ftnl.mechanism(epsilon, noise_factor, noise_multiplier)
     epochs = epoch_bounds(horizon)
     codes = np.zeros(n_samples, dtype=np.int64)
+    again = copy.deepcopy(rng) if leak == "reuse" else None  # epoch 1's release draws epoch 0's noise again
     for s, (start, length) in enumerate(epochs[:-1]):  # the last epoch's release is never played
-        phi = table[start - 1:start - 1 + length].sum(axis=0)
-        chosen = rnm.release(np.broadcast_to(phi, (n_samples, k)), rng)
+        phi = table[(0 if leak == "composition" else start - 1):start - 1 + length].sum(axis=0)
+        chosen = rnm.release(np.broadcast_to(phi, (n_samples, k)), again if again is not None and s > 0 else rng)
         codes += chosen * k**s
     return codes
 
 
 def audit_rnm_ftnl(epsilon: float, n_samples: int, rng: np.random.Generator,
                    confidence: float = 0.999, noise_factor: float = 1.0,
-                   noise_multiplier: float = 1.0) -> AuditResult:
+                   noise_multiplier: float = 1.0, leak: str = "none") -> AuditResult:
     """Audit Alg. 4 with K = 2, T = 7: X(2) = X(3) = (0, 1), and neighbours that replace the
-    vector of round 1, 2 or 3 by its mirror image (one pair per round)."""
+    vector of round 1, 2 or 3 by its mirror image (one pair per round); ``leak``: of a leaky
+    mutant of the release instead (:data:`RNM_LEAKS`)."""
     table = np.array([[1, 0], [0, 1], [0, 1], [1, 0], [0, 1], [1, 0], [0, 1]], dtype=float)
     pairs, labels = [], []
     for h in (1, 2, 3):
         neighbour = table.copy()
         neighbour[h - 1] = 1.0 - neighbour[h - 1]
         pairs.append(tuple(rnm_ftnl_action_codes(x, epsilon, n_samples, rng, noise_factor,
-                                                 noise_multiplier) for x in (table, neighbour)))
+                                                 noise_multiplier, leak) for x in (table, neighbour)))
         labels.append(f"round {h} vector mirrored")
     return epsilon_lower_bound(pairs, 4, epsilon, confidence, "atoms", labels)
 
@@ -589,8 +613,11 @@ def check_p_audit_rnm(root_seed: int, scale: str, a: dict) -> list[Claim]:
     leak the exact computation P-EXACT-RNM predicts). A refutation needs no power evidence; not
     refuted at this sample size, the row is INCONCLUSIVE with reason no_power (the audit missed a
     leak known to exist)."""
+    size = (f"K = 2, T = 7 (the releases of epochs 0 and 1), one reward table and 3 neighbours (the vector of round 1, "
+            f"2 or 3 mirrored), {a['samples']} runs per table, every action sequence an event")
     rows = _audit_check("rnm_ftnl", "P-AUDIT-RNM-C2", "RNM-FTNL with the corrected Lap(2/eps)",
-                        "Thm 8 corrected (Alg 4 with Lap(2/eps)), Def 1", root_seed, scale, a)
+                        "Thm 8 corrected (Alg 4 with Lap(2/eps)), Def 1", root_seed, scale, a,
+                        leaks=rnm_leak_power(root_seed, a), size=size)
     paper = _run("rnm_ftnl", a, make_rng(root_seed, PAPER, "audit", "rnm_ftnl", "paper"), 1.0, noise_factor=1.0)
     eps = a["epsilon"]
     rows.append(Claim(
