@@ -66,6 +66,10 @@ def test_audit_fails_a_leaky_class_and_states_its_size_and_power(mine, tmp_path,
     (["audit", "lazy_dp_ts"], "expected path/to/file.py:Class"),
     (["audit", "{mine}/leaky_ucb.py:LeakyUCB", "--horizons", "8", "32"], "--horizons [8, 32]: allowed distinct"),
     (["audit", "{mine}/leaky_ucb.py:LeakyUCB", "--control", "1.5"], "--control 1.5: allowed a number in (0, 1)"),
+    (["audit", "{mine}/leaky_ucb.py:LeakyUCB", "--arms", "9"], "--arms 9: allowed an integer in [2, 8]"),
+    (["audit", "{mine}/leaky_ucb.py:LeakyUCB", "--horizons", "8", "--rounds", "1", "9"],
+     "--rounds [1, 9]: allowed rounds in [1, 8]"),
+    (["audit", "{mine}/leaky_ucb.py:LeakyUCB", "--arms", "4"], "--arms 4 (with audit_horizons up to 16"),
 ])
 def test_bad_input_stops_before_any_work_naming_the_argument(mine, tmp_path, capsys, argv, message):
     out = tmp_path / "out"

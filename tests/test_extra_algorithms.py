@@ -135,6 +135,13 @@ def test_the_smoke_config_names_both_examples_and_they_validate(repo):
     # params of the right name and the wrong type: a dry run meets the job's error before any job
     (lambda e: e[0].update({"params": {"width": "wide"}}),
      "'online.extra_algorithms[0].params': a dry run (per-step, K = 2, epsilon = 1, 5 rounds) fails: ValueError"),
+    # the audit's size: a mirrored round beyond the shortest table, too many action sequences, out of range
+    (lambda e: e[0].update({"audit_horizons": [6, 12], "audit_rounds": [1, 7]}),
+     "config key 'online.extra_algorithms[0].audit_rounds': [1, 7] is not allowed; allowed: rounds in [1, 6]"),
+    (lambda e: e[0].update({"audit_arms": 3}),
+     "config key 'online.extra_algorithms[0].audit_arms': 3 (with audit_horizons up to 16: 43046721 action "
+     "sequences) is not allowed; allowed: at most 4194304 action sequences"),
+    (lambda e: e[0].update({"audit_arms": 9}), "online.extra_algorithms[0].audit_arms"),
 ])
 def test_bad_extra_algorithms_are_rejected_before_any_job(repo, mutate, expected):
     cfg = _smoke(repo)
@@ -285,3 +292,25 @@ def test_a_file_path_algorithm_imports_a_helper_module_beside_it(tmp_path):
         "    def update(self, t, arm, reward):\n        pass\n")
     cls = interface.load_algorithm(f"{tmp_path / 'mybandit.py'}:Greedy")
     assert cls(2, 1.0, 10, np.random.default_rng(0)).select(1) == 0
+
+
+def test_the_audit_size_is_the_configs_arms_and_rounds():
+    """K = 3 and other mirrored rounds: the table has three arms (arm 2 is column 0 shifted by two
+    rounds), the neighbours mirror the configured rounds, and the row says so; the leaky example
+    still FAILs there."""
+    from dpbandits.online.checks.audits import BANDIT_TABLE
+    from dpbandits.online.checks.extra import audit_table
+
+    np.testing.assert_array_equal(audit_table(8), BANDIT_TABLE)  # the default is the paper audit's table
+    three = audit_table(8, 3)
+    assert three.shape == (8, 3)
+    np.testing.assert_array_equal(three[:, :2], BANDIT_TABLE)
+    np.testing.assert_array_equal(three[:, 2], np.roll(BANDIT_TABLE[:, 0], 2))
+    a = {"epsilon": 1.0, "confidence": 0.999, "control_noise_multiplier": 0.25, "extra_algorithms": [
+        {"name": "leaky_ucb", "import": LEAKY, "epsilon_accounting": 1, "audit_samples": 20000,
+         "audit_horizons": [8], "audit_arms": 3, "audit_rounds": [1, 5]}]}
+    rows = {c.check_id: c for c in judge_all(check_x_audit(7, "smoke", a))}
+    leaky = rows["X-AUDIT-LEAKY-UCB"]
+    assert leaky.verdict == "FAIL" and "K = 3, T = 8, 2 neighbouring tables per T (the reward vector of round 1, 5" \
+        in leaky.claim, leaky.claim
+

@@ -61,9 +61,12 @@ from dpbandits.sim.reference import checked_arm, checked_arms
 __all__ = ["BanditAlgorithm", "load_algorithm", "algorithm_params", "check_algorithm_params", "interface_problems",
            "supports_copies", "supports_noise_multiplier", "is_private", "ExtraAlgorithm",
            "extra_algorithms", "extra_algorithm_problems", "source_file", "REQUIRED_ARGS",
-           "PAPER_NAMES", "checked_arm", "checked_arms", "extra_check_ids", "dry_run_problems"]
+           "PAPER_NAMES", "checked_arm", "checked_arms", "extra_check_ids", "dry_run_problems", "AUDIT_ROUNDS",
+           "MAX_AUDIT_CODES"]
 
 REQUIRED_ARGS = ("n_arms", "epsilon", "horizon", "rng")
+AUDIT_ROUNDS = (1, 3, 4)  # the rounds whose reward vector the audit's neighbours mirror (as P-MC-BANDIT)
+MAX_AUDIT_CODES = 2**22  # action sequences an audit of a researcher's algorithm may code (K^T)
 _ENGINE_ARGS = ("copies",)  # keywords the engines set, not parameters of the algorithm
 # names taken by the paper's algorithms and references (the figure grid's algorithm wildcard)
 PAPER_NAMES = ("anytime_lazy_ucb", "lazy_dp_ts", "dp_se", "adap_klucb", "ucb1", "ts_beta",
@@ -229,7 +232,9 @@ class ExtraAlgorithm:
     (two reward tables that differ in one round's reward vector). The audit tests that claim.
     ``audit_samples``: runs per neighbouring reward table of its black-box audit;
     ``audit_horizons``: the horizons of its audit's reward tables (a leak that grows with the
-    number of releases shows only on longer tables);
+    number of releases shows only on longer tables); ``audit_arms``: the arms of those tables;
+    ``audit_rounds``: the rounds whose reward vector a neighbouring table mirrors (one neighbour
+    each; at most the shortest horizon);
     ``control_noise_multiplier``: its audit's negative control (None: the section's
     ``online.audit.control_noise_multiplier``)."""
 
@@ -241,6 +246,8 @@ class ExtraAlgorithm:
     audit_samples: int = 100000
     control_noise_multiplier: float | None = None
     audit_horizons: tuple[int, ...] = (8, 16)
+    audit_arms: int = 2
+    audit_rounds: tuple[int, ...] = AUDIT_ROUNDS
 
     @classmethod
     def from_config(cls, entry: Mapping) -> ExtraAlgorithm:
@@ -250,7 +257,26 @@ class ExtraAlgorithm:
                    audit_samples=int(entry.get("audit_samples", 100000)),
                    control_noise_multiplier=(None if entry.get("control_noise_multiplier") is None
                                              else float(entry["control_noise_multiplier"])),
-                   audit_horizons=tuple(int(t) for t in entry.get("audit_horizons", (8, 16))))
+                   audit_horizons=tuple(int(t) for t in entry.get("audit_horizons", (8, 16))),
+                   audit_arms=int(entry.get("audit_arms", 2)),
+                   audit_rounds=tuple(int(h) for h in entry.get("audit_rounds", AUDIT_ROUNDS)))
+
+    def audit_problems(self) -> list[str]:
+        """What the audit's size cannot be (each a (key, what, allowed) triple's text): a mirrored
+        round beyond the shortest table, or more action sequences than the audit can code."""
+        out = []
+        shortest = min(self.audit_horizons)
+        late = [h for h in self.audit_rounds if h > shortest]
+        if late:
+            out.append(("audit_rounds", f"{list(self.audit_rounds)}",
+                        f"rounds in [1, {shortest}] (the shortest of audit_horizons {list(self.audit_horizons)})"))
+        codes = self.audit_arms ** max(self.audit_horizons)
+        if codes > MAX_AUDIT_CODES:
+            out.append(("audit_arms", f"{self.audit_arms} (with audit_horizons up to {max(self.audit_horizons)}: "
+                                      f"{codes} action sequences)",
+                        f"at most {MAX_AUDIT_CODES} action sequences (the audit codes each one): fewer arms or "
+                        "shorter horizons"))
+        return out
 
     def load(self) -> type:
         return load_algorithm(self.import_path)
@@ -345,6 +371,12 @@ def extra_algorithm_problems(entries, key: str = "online.extra_algorithms") -> l
             out.append(f"config key '{where}.params': {exc}")
         else:
             out += [f"config key '{where}.params': {p}" for p in dry_run_problems(cls, params)]
+        try:
+            spec = ExtraAlgorithm.from_config(entry)
+        except (KeyError, TypeError, ValueError):
+            spec = None  # the schema reports malformed entries
+        for field_name, value, allowed in spec.audit_problems() if spec is not None else ():
+            out.append(f"config key '{where}.{field_name}': {value} is not allowed; allowed: {allowed}")
         if not is_private(cls):
             out.append(f"config key '{where}.import': {path!r} says private = False; allowed: a "
                        "private algorithm (the extra algorithms are drawn in the private panels "

@@ -159,6 +159,9 @@ def audit_inputs(args) -> dict:
     _check("--confidence", args.confidence, 0.5 <= args.confidence < 1, "a number in [0.5, 1)")
     _check("--horizons", args.horizons, all(4 <= t <= 16 for t in args.horizons) and
            len(set(args.horizons)) == len(args.horizons), "distinct integers in [4, 16]")
+    _check("--arms", args.arms, 2 <= args.arms <= 8, "an integer in [2, 8]")
+    _check("--rounds", args.rounds, all(1 <= h <= 16 for h in args.rounds) and len(set(args.rounds)) == len(args.rounds),
+           "distinct integers in [1, 16]")
     _check("--control", args.control, 0 < args.control < 1, "a number in (0, 1)")
     _check("--accounting", args.accounting, args.accounting > 0, "a number > 0")
     params = parse_params(args.param)
@@ -168,7 +171,11 @@ def audit_inputs(args) -> dict:
     name = "".join(c if c.isalnum() else "_" for c in _label(args.algorithm).lower())
     spec = ExtraAlgorithm(name=name, import_path=args.algorithm, params=params, epsilon_accounting=args.accounting,
                           label=_label(args.algorithm), audit_samples=args.samples, control_noise_multiplier=args.control,
-                          audit_horizons=tuple(args.horizons))
+                          audit_horizons=tuple(args.horizons), audit_arms=args.arms, audit_rounds=tuple(args.rounds))
+    problems = spec.audit_problems()
+    if problems:
+        field_name, value, allowed = problems[0]
+        raise UsageError(f"{'--arms' if field_name == 'audit_arms' else '--rounds'} {value}: allowed {allowed}")
     return {"spec": spec, "a": {"epsilon": args.epsilon, "confidence": args.confidence,
                                 "control_noise_multiplier": args.control}}
 
@@ -186,7 +193,7 @@ def audit_command(args, inputs: dict) -> pd.DataFrame:
     )
 
     spec, a = inputs["spec"], inputs["a"]
-    print(f"auditing {args.algorithm} at T = {', '.join(map(str, args.horizons))} with {args.samples} runs per "
+    print(f"auditing {args.algorithm} at K = {args.arms}, T = {', '.join(map(str, args.horizons))} with {args.samples} runs per "
           "table (the algorithm, its control and four leak classes)...", file=sys.stderr)
     start = time.perf_counter()
     real, control, how = audit_extra(spec, args.seed, a)
@@ -245,6 +252,9 @@ def _parser() -> argparse.ArgumentParser:
     aud.add_argument("--accounting", type=float, default=1.0, help="it claims (accounting x epsilon)-DP")
     aud.add_argument("--samples", type=int, default=100_000, help="runs per neighbouring reward table")
     aud.add_argument("--horizons", type=int, nargs="+", default=[8, 16], help="horizons of the reward tables")
+    aud.add_argument("--arms", type=int, default=2, help="arms of the reward tables")
+    aud.add_argument("--rounds", type=int, nargs="+", default=[1, 3, 4],
+                     help="rounds whose reward vector a neighbouring table mirrors")
     aud.add_argument("--confidence", type=float, default=0.999)
     aud.add_argument("--control", type=float, default=0.5, help="the negative control's noise multiplier")
     aud.add_argument("--seed", type=int, default=1)

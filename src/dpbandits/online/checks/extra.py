@@ -6,7 +6,8 @@
   table of :data:`dpbandits.online.checks.audits.BANDIT_TABLE`, neighbours that mirror the reward vector
   of round h in {1, 3, 4}, the output being the whole action sequence), at each of the
   algorithm's ``audit_horizons`` (default 8 and 16: the table's rows repeated; Bonferroni over the
-  horizons), run on the class at its
+  horizons), with its ``audit_arms`` (default 2: :func:`audit_table`) and its ``audit_rounds``
+  (default 1, 3, 4) if the config sets them, run on the class at its
   claimed epsilon (``epsilon_accounting`` x ``online.audit.epsilon``), with a negative control
   the audit must catch;
 * ``X-REGRET-<NAME>`` (kind report): its final regret relative to Lazy-DP-TS (Alg. 3) in every
@@ -61,6 +62,7 @@ from dpbandits.evidence.guards import privacy_power
 from dpbandits.online.checks.audits import BANDIT_TABLE
 from dpbandits.online.checks.leaks import leak_power
 from dpbandits.online.interface import (
+    AUDIT_ROUNDS,
     ExtraAlgorithm,
     check_algorithm_params,
     extra_algorithms,
@@ -76,7 +78,6 @@ __all__ = ["class_action_codes", "audit_class", "audit_table", "audit_over_horiz
            "check_x_audit", "check_x_regret", "AUDIT_ROUNDS"]
 
 PAPER = "online"
-AUDIT_ROUNDS = (1, 3, 4)  # the rounds whose reward vector the neighbours mirror (as P-MC-BANDIT)
 REFERENCE = "lazy_dp_ts"  # what X-REGRET compares with: the paper's best algorithm in Figs 1-2
 
 
@@ -137,23 +138,28 @@ def audit_class(cls, params, epsilon: float, claimed_epsilon: float, n_samples: 
     return scored_lower_bound(pilot, codes(n_samples), k ** horizon, claimed_epsilon, confidence, labels)
 
 
-def audit_table(horizon: int) -> np.ndarray:
-    """The audit's reward table at ``horizon``: the rows of :data:`BANDIT_TABLE` repeated (T = 8 is
-    that table itself, T = 16 it twice)."""
-    return BANDIT_TABLE[np.arange(int(horizon)) % BANDIT_TABLE.shape[0]]
+def audit_table(horizon: int, k: int = 2) -> np.ndarray:
+    """The audit's reward table at ``horizon`` with ``k`` arms: the rows of :data:`BANDIT_TABLE`
+    repeated (T = 8 is that table itself, T = 16 it twice); arm j >= 2 holds column j mod 2 shifted
+    down by j rounds."""
+    base = BANDIT_TABLE[np.arange(int(horizon)) % BANDIT_TABLE.shape[0]]
+    extra = [np.roll(base[:, j % 2], j) for j in range(2, int(k))]
+    return np.column_stack([base, *extra]) if extra else base
 
 
 def audit_over_horizons(cls, params, epsilon: float, claimed_epsilon: float, n_samples: int,
                         rng: np.random.Generator, confidence: float, horizons: tuple[int, ...],
-                        noise_multiplier: float | None = None) -> AuditResult:
-    """:func:`audit_class` at every horizon of ``horizons`` (tables :func:`audit_table`), each at
-    confidence 1 - (1 - ``confidence``) / H (Bonferroni over the H horizons, so the largest lower
-    bound holds at ``confidence``): the largest bound, with its horizon named in the event. A
-    leak that grows with the releases shows at the longer tables."""
+                        noise_multiplier: float | None = None, k: int = 2,
+                        rounds: tuple[int, ...] = AUDIT_ROUNDS) -> AuditResult:
+    """:func:`audit_class` at every horizon of ``horizons`` (tables :func:`audit_table` with ``k``
+    arms, neighbours mirroring the vectors of ``rounds``), each at confidence 1 - (1 -
+    ``confidence``) / H (Bonferroni over the H horizons, so the largest lower bound holds at
+    ``confidence``): the largest bound, with its horizon named in the event. A leak that grows
+    with the releases shows at the longer tables."""
     h = len(horizons)
     each = 1.0 - (1.0 - confidence) / h
     results = [(t, audit_class(cls, params, epsilon, claimed_epsilon, n_samples, rng, each, noise_multiplier,
-                               table=audit_table(t))) for t in horizons]
+                               table=audit_table(t, k), rounds=rounds)) for t in horizons]
     t, best = max(results, key=lambda r: r[1].epsilon_lower_bound)
     return AuditResult(best.epsilon, best.epsilon_lower_bound, f"T = {t}, {best.best_event}", best.n_samples,
                        confidence, sum(r.n_events for _, r in results))
@@ -178,17 +184,18 @@ def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
     def stream(role):
         return make_rng(root_seed, PAPER, "audit", "extra", spec.name, role)
 
-    horizons = spec.audit_horizons
-    real = audit_over_horizons(cls, spec.params, eps, claimed, n, stream("real"), conf, horizons)
+    horizons, size = spec.audit_horizons, {"k": spec.audit_arms, "rounds": spec.audit_rounds}
+    real = audit_over_horizons(cls, spec.params, eps, claimed, n, stream("real"), conf, horizons, **size)
     if supports_noise_multiplier(cls):
         control = audit_over_horizons(cls, spec.params, eps, claimed, n, stream("control"), conf, horizons,
-                                      noise_multiplier=m)
+                                      noise_multiplier=m, **size)
         how = f"its noise scale x{m:g} (noise_multiplier)"
     else:
         if m <= 0:
             raise ValueError("a control_noise_multiplier of 0 cannot build an epsilon / m control "
                              f"for {spec.name} (its class takes no noise_multiplier)")
-        control = audit_over_horizons(cls, spec.params, eps / m, claimed, n, stream("control"), conf, horizons)
+        control = audit_over_horizons(cls, spec.params, eps / m, claimed, n, stream("control"), conf, horizons,
+                                      **size)
         how = f"constructed at epsilon / {m:g} (it takes no noise_multiplier)"
     return real, control, how
 
@@ -203,15 +210,15 @@ def audit_power(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
     def run(cls, params, role):
         rng = make_rng(root_seed, PAPER, "audit", "leaks", spec.name, role)
         return audit_over_horizons(cls, params, eps, claimed, int(spec.audit_samples), rng, float(a["confidence"]),
-                                   spec.audit_horizons)
+                                   spec.audit_horizons, k=spec.audit_arms, rounds=spec.audit_rounds)
 
     return leak_power(run)
 
 
-def audit_size(result: AuditResult, horizons: tuple[int, ...]) -> str:
+def audit_size(result: AuditResult, horizons: tuple[int, ...], k: int = 2, rounds: tuple[int, ...] = AUDIT_ROUNDS) -> str:
     """The size an audit of :func:`audit_over_horizons` looked at, in words."""
-    return (f"K = 2, T = {' and '.join(str(t) for t in horizons)}, {len(AUDIT_ROUNDS)} neighbouring tables per T "
-            f"(the reward vector of round {', '.join(str(h) for h in AUDIT_ROUNDS)} mirrored), "
+    return (f"K = {k}, T = {' and '.join(str(t) for t in horizons)}, {len(rounds)} neighbouring tables per T "
+            f"(the reward vector of round {', '.join(str(h) for h in rounds)} mirrored), "
             f"{result.n_samples} runs per table, {result.n_events} events (thresholds of each sequence's "
             "log-likelihood ratio, chosen on an independent pilot)")
 
@@ -228,9 +235,10 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
     verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
     could = ""
     if power is not None:
-        could = power_statement(real.refuted, audit_size(real, spec.audit_horizons), power,
-                                "mutants of an eps-DP algorithm of the family")
-    what = (f"{spec.label} ({spec.name}), whole action sequence, K = 2, "
+        could = power_statement(real.refuted, audit_size(real, spec.audit_horizons, spec.audit_arms,
+                                                         spec.audit_rounds),
+                                power, "mutants of an eps-DP algorithm of the family")
+    what = (f"{spec.label} ({spec.name}), whole action sequence, K = {spec.audit_arms}, "
             f"T = {' and '.join(str(t) for t in spec.audit_horizons)}, one reward vector replaced, "
             f"claims {spec.epsilon_accounting:g} x epsilon")
     shown = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
