@@ -359,3 +359,7 @@ def test_the_notebook_declares_every_figure_it_shows(tmp_path, smoke_run):
     assert proc.returncode == 0, proc.stderr[-3000:]
     html = (work / R / "notebooks" / "explore.html").read_text()
     assert figure.name in html and figure.exists()
+    # its listing is its declared inputs, whatever the order of the jobs: not the claims summaries
+    # (drawn by other jobs, perhaps while it runs) nor a hidden temporary file being written
+    listed = [line for line in html.splitlines() if " figures: " in line]
+    assert listed and not any("claims_summary" in line or ": ." in line or ", ." in line for line in listed)
