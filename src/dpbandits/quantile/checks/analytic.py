@@ -50,7 +50,7 @@ from dpbandits.quantile.instances import (
 )
 
 __all__ = ["check_a1", "check_a2", "check_a3", "check_a4", "check_a5", "check_a7",
-           "check_a8", "check_a9", "tied_table", "statistics_matrix", "check_b1", "check_b2", "kl_mix", "coverage_arms", "miss_counts"]
+           "check_a8", "check_a9", "tied_arm", "tied_table", "statistics_matrix", "check_b1", "check_b2", "kl_mix", "coverage_arms", "miss_counts"]
 
 N_STAR_TABLE = {(2, 0.4): 39, (2, 0.5): 23, (2, 0.85): 377, (2, 0.9): 939, (2, 0.95): 4368,
                 (10, 0.4): 45, (10, 0.5): 27, (10, 0.85): 417, (10, 0.9): 1028, (10, 0.95): 4721}
@@ -425,6 +425,13 @@ def _epoch_data(rng, m, n_e, e, q, tied: bool = False):
     return [np.sort(rng.normal(size=n_e) + shifts[a]) for a in range(m)]
 
 
+def tied_arm(n: int, low: int, high: int) -> np.ndarray:
+    """An arm's sorted samples in {-1, 0, 1}: ``low`` samples -1, then 0s, then ``high`` samples +1."""
+    if not (low >= 0 and high >= 0 and low + high <= n):
+        raise ValueError(f"an arm of {n} samples cannot hold {low} samples -1 and {high} samples +1")
+    return np.concatenate([np.full(low, -1.0), np.zeros(n - low - high), np.ones(high)])
+
+
 def tied_table(m: int, n: int, i: int, j: int, s_up: int, s_down: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """A table where one changed sample moves both orders of a pair (the worst case of Theorem 6's
     accounting), and its neighbour. Arm 0 holds i - s_up - 1 samples -1, then 0s, then
@@ -438,7 +445,7 @@ def tied_table(m: int, n: int, i: int, j: int, s_up: int, s_down: int) -> tuple[
     if not (s_up >= 0 and s_down >= 0 and r0 >= 0 and top >= 1 and r0 + top <= n):
         raise ValueError(f"tied_table: s_up = {s_up}, s_down = {s_down} need 0 <= s_up <= i - 1 = {i - 1} and "
                          f"0 <= s_down <= n - j - 1 = {n - j - 1} (n = {n}, i = {i}, j = {j})")
-    arm0 = np.concatenate([np.full(r0, -1.0), np.zeros(n - r0 - top), np.ones(top)])
+    arm0 = tied_arm(n, r0, top)
     moved = np.sort(np.concatenate([arm0[:-1], [-0.5]]))
     rest = [np.zeros(n)] + [np.full(n, -10.0) for _ in range(m - 2)]
     return [arm0] + rest, [moved] + [x.copy() for x in rest]

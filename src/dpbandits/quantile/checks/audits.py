@@ -41,7 +41,7 @@ from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.quantile import dp_seq
-from dpbandits.quantile.checks.analytic import statistics_matrix, tied_table
+from dpbandits.quantile.checks.analytic import statistics_matrix, tied_arm, tied_table
 
 __all__ = ["LEAKS", "Epoch", "epochs", "audit_tables", "transcript_codes", "code_probabilities", "audit_dp_seq",
            "leak_power", "check_audit"]
@@ -80,13 +80,6 @@ def epochs(epsilon: float) -> tuple[Epoch, Epoch]:
     return out[0], out[1]
 
 
-def _tied_arm(n: int, low: int, high: int) -> np.ndarray:
-    """``low`` samples -1, then 0s, then ``high`` samples +1 (sorted)."""
-    if not (low >= 0 and high >= 0 and low + high <= n):
-        raise ValueError(f"an arm of {n} samples cannot hold {low} samples -1 and {high} samples +1")
-    return np.concatenate([np.full(low, -1.0), np.zeros(n - low - high), np.ones(high)])
-
-
 def _statistics(first: list[np.ndarray], second: list[np.ndarray], ep1: Epoch, ep2: Epoch,
                 leak: str) -> tuple[np.ndarray, np.ndarray]:
     """The two epochs' statistics matrices; ``composition``: epoch 2's on every sample so far."""
@@ -112,7 +105,7 @@ def audit_tables(epsilon: float) -> list[tuple[tuple[list, list], tuple[list, li
     up, down = math.floor(t1) + 1, math.floor(t1) + 1
     first, first_n = tied_table(M, ep1.n, ep1.i, ep1.j, up, down)
     s2_up, s2_down = math.floor(t2 - t1 + up), math.ceil(t2 - t1 + down)
-    arm0 = _tied_arm(ep2.n, ep2.i - s2_up - 1, ep2.n - ep2.j - s2_down)
+    arm0 = tied_arm(ep2.n, ep2.i - s2_up - 1, ep2.n - ep2.j - s2_down)
     second = [arm0, np.zeros(ep2.n)]
     out.append(((first, second), (first_n, second), f"epoch 1 tied at (T1 + {up - t1:.2f}, T1 + {down - t1:.2f})"))
     # epoch 1 at (floor(T_1) - 3, floor(T_1) + 1); epoch 2's samples chosen so that both epochs'
@@ -122,7 +115,7 @@ def audit_tables(epsilon: float) -> list[tuple[tuple[list, list], tuple[list, li
     pooled_n = ep1.n + ep2.n
     i_c, j_c, _ = dp_seq.epoch_ranks(pooled_n, ep2.e, Q)
     low1, high1 = int((first[0] < 0).sum()), int((first[0] > 0).sum())
-    arm0 = _tied_arm(ep2.n, i_c - math.floor(t2) - 1 - low1, pooled_n - j_c - (math.floor(t2) + 1) - high1)
+    arm0 = tied_arm(ep2.n, i_c - math.floor(t2) - 1 - low1, pooled_n - j_c - (math.floor(t2) + 1) - high1)
     second = [arm0, np.zeros(ep2.n)]
     out.append(((first, second), (first_n, second), f"epoch 1 tied at (T1 - {t1 - up:.2f}, T1 + {down - t1:.2f}), "
                                                     "pooled epoch 2 at T2"))

@@ -113,6 +113,10 @@ NOTES = ReplicationNotes(
          "have power only against rates at or above delta, a lower bound over all policies cannot be "
          "confirmed by one policy, and the log log gain of the epoch variant is not visible at reachable "
          "gaps."),
+        ("Theorem 6's worst case hides in ties: on distinct samples one changed sample moves only one order "
+         "of each pair and the exact loss is eps/2, which made the accounting look conservative by 2 until "
+         "tied tables (discrete rewards) showed both orders moving and the loss reaching eps; an audit on "
+         "continuous tables alone could not have seen a noise scale off by 2."),
         ("Compute: SEQ's order statistics need incremental tracking rather than a sort per pull, and DP-SEQ "
          "epochs need millions of samples per arm, handled by compiled engines that draw only the order "
          "statistics a decision reads, tested against a sorting reference."),
