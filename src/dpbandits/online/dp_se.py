@@ -28,7 +28,7 @@ from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.sim.checkpoints import CheckpointRecorder
 from dpbandits.sim.reference import RunResult
 
-__all__ = ["DPSE", "epoch_length", "eliminate", "simulate_fast"]
+__all__ = ["DPSE", "epoch_length", "elimination_margin", "eliminate", "simulate_fast"]
 
 
 def epoch_length(n_active: int, epoch: int, epsilon: float, beta: float) -> int:
@@ -37,6 +37,14 @@ def epoch_length(n_active: int, epoch: int, epsilon: float, beta: float) -> int:
     log_h = math.log(8.0 * n_active * epoch**2 / beta)
     log_c = math.log(4.0 * n_active * epoch**2 / beta)
     return int(math.ceil(max(32.0 * log_h / delta_e**2, 8.0 * log_c / (epsilon * delta_e))))
+
+
+def elimination_margin(n_active: int, n_pulls: int, epoch: int, epsilon: float, beta: float) -> float:
+    """2 (h_e + c_e) of the spec, section 5.1: an arm is removed when the best private mean exceeds
+    its own by more than this (n_pulls = R_e pulls per arm)."""
+    h = math.sqrt(math.log(8.0 * n_active * epoch**2 / beta) / (2.0 * n_pulls))
+    c = math.log(4.0 * n_active * epoch**2 / beta) / (epsilon * n_pulls)
+    return 2.0 * (h + c)
 
 
 def eliminate(epoch_sums: np.ndarray, n_pulls: int, epoch: int, epsilon: float, beta: float,
@@ -54,9 +62,8 @@ def eliminate(epoch_sums: np.ndarray, n_pulls: int, epoch: int, epsilon: float, 
     laplace = LaplaceMechanism(epsilon=epsilon, sensitivity=1.0, noise_multiplier=noise_multiplier)
     shape = n_active if copies is None else (copies, n_active)
     mu_tilde = (epoch_sums + laplace.noise(rng, size=shape)) / n_pulls
-    h = math.sqrt(math.log(8.0 * n_active * epoch**2 / beta) / (2.0 * n_pulls))
-    c = math.log(4.0 * n_active * epoch**2 / beta) / (epsilon * n_pulls)
-    return ~(mu_tilde.max(axis=-1, keepdims=True) - mu_tilde > 2.0 * (h + c))
+    margin = elimination_margin(n_active, n_pulls, epoch, epsilon, beta)
+    return ~(mu_tilde.max(axis=-1, keepdims=True) - mu_tilde > margin)
 
 
 class DPSE:

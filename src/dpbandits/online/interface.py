@@ -262,8 +262,8 @@ class ExtraAlgorithm:
                    audit_rounds=tuple(int(h) for h in entry.get("audit_rounds", AUDIT_ROUNDS)))
 
     def audit_problems(self) -> list[str]:
-        """What the audit's size cannot be (each a (key, what, allowed) triple's text): a mirrored
-        round beyond the shortest table, or more action sequences than the audit can code."""
+        """What the audit's size cannot be, as (field, its value, what is allowed) triples: a
+        mirrored round beyond the shortest table, or more action sequences than the audit can code."""
         out = []
         shortest = min(self.audit_horizons)
         late = [h for h in self.audit_rounds if h > shortest]

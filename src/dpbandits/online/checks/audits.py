@@ -86,9 +86,7 @@ DPSE_POOLED = (4, 4)  # the pooled table: epoch 1's S_0 - S_1, and both epochs',
 
 def _dpse_threshold(epsilon: float, beta: float, epoch: int, n_pulls: int) -> float:
     """DP-SE's elimination threshold on the noisy sum difference S_0 - S_1 (K = 2): n 2 (h + c)."""
-    h = math.sqrt(math.log(8.0 * 2 * epoch**2 / beta) / (2.0 * n_pulls))
-    c = math.log(4.0 * 2 * epoch**2 / beta) / (epsilon * n_pulls)
-    return n_pulls * 2.0 * (h + c)
+    return n_pulls * dp_se.elimination_margin(2, n_pulls, epoch, epsilon, beta)
 
 
 def _dpse_geometry(epsilon: float, horizon: int) -> tuple[int, int, float, float, float]:
@@ -116,8 +114,8 @@ def dpse_tables(epsilon: float, horizon: int) -> list[tuple[np.ndarray, np.ndarr
     tables = []
     for d1, d2, kind in rows:
         x = np.array([[r1 // 4 + d1, r1 // 4], [r2 // 4 + d2, r2 // 4]], dtype=float)
-        label = (f"S0-S1 = T1 + {d1 - t1:.2f}, epoch 2 " + (f"at T2 + {d2 - t2:.2f}" if kind == "beside"
-                                                             else f"pooled at T2' + {d1 + d2 - pooled:.2f}"))
+        label = (f"S0-S1 = T1 {d1 - t1:+.2f}, epoch 2 " + (f"at T2 {d2 - t2:+.2f}" if kind == "beside"
+                                                           else f"pooled at T2' {d1 + d2 - pooled:+.2f}"))
         tables.append((x, x + np.array([[0.0, 1.0], [0.0, 0.0]]), label))
     return tables
 
