@@ -79,9 +79,11 @@ def power_statement(violated: bool, size: str, power: list[LeakPower], mutants: 
 
 
 def state_leak_power(row: Claim, evidence: dict, power: list[LeakPower], size: str,
-                     mutants: str = "leaky mutants of the mechanism") -> Claim:
+                     mutants: str = "leaky mutants of the mechanism", violated: bool | None = None) -> Claim:
     """An audit row once its leak classes are measured at its size: its claim states the size and
-    what the audit catches there (:func:`power_statement`), and its power ``evidence`` (Evidence
-    fields) is kept only when it catches every class (:func:`with_leak_power`)."""
-    return replace(row, claim=row.claim + power_statement(row.verdict == "FAIL", size, power, mutants)).with_evidence(
+    what the audit catches there (:func:`power_statement`; ``violated``: whether the audit refuted
+    the mechanism, by default the row's FAIL), and its power ``evidence`` (Evidence fields) is kept
+    only when it catches every class (:func:`with_leak_power`)."""
+    violated = row.verdict == "FAIL" if violated is None else violated
+    return replace(row, claim=row.claim + power_statement(violated, size, power, mutants)).with_evidence(
         **with_leak_power(evidence, power))

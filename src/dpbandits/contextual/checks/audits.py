@@ -41,7 +41,7 @@ import numpy as np
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.contextual.randomizer import noise_scale, report_batch
-from dpbandits.evidence.audits import LeakPower, audit_claims, power_statement, with_leak_power
+from dpbandits.evidence.audits import LeakPower, audit_claims, state_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 
@@ -140,13 +140,12 @@ def check_audit(rng, scale, acfg, *, noise="faithful", noise_multiplier=1.0) -> 
                           found)
     if noise == "faithful" and noise_multiplier == 1.0:  # what the audit of the faithful release could have found
         leaks = release_leak_power(eps, n, rng, conf)
-        power = with_leak_power(power, leaks)
         size = (f"4 bins x 3 active arms, 3 neighbouring pairs of inputs (bin and arm, arm, reward changed), {n} "
                 "releases per input, every atom of the two cells' U~ and V~ entries an event")
-        audit = replace(audit, claim=audit.claim + power_statement(real.refuted, size, leaks,
-                                                                   "leaky mutants of the release"))
-    claims = [audit.with_evidence(**power),
-              replace(ctrl, kind="control", claim=f"[negative control of the audit] {ctrl.claim}")]
+        audit = state_leak_power(audit, power, leaks, size, "leaky mutants of the release", violated=real.refuted)
+    else:
+        audit = audit.with_evidence(**power)
+    claims = [audit, replace(ctrl, kind="control", claim=f"[negative control of the audit] {ctrl.claim}")]
     if not control.refuted:
         outcome = "undecided (the audit's control was not caught)"
     elif code.refuted:

@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
-from dpbandits.evidence.audits import LeakPower, power_statement, with_leak_power
+from dpbandits.evidence.audits import LeakPower, state_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.online.checks.audits import BANDIT_TABLE
@@ -233,11 +233,6 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
     stat = "Clopper-Pearson lower bound on the privacy loss"
     caught = control.refuted
     verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
-    could = ""
-    if power is not None:
-        could = power_statement(real.refuted, audit_size(real, spec.audit_horizons, spec.audit_arms,
-                                                         spec.audit_rounds),
-                                power, "mutants of an eps-DP algorithm of the family")
     what = (f"{spec.label} ({spec.name}), whole action sequence, K = {spec.audit_arms}, "
             f"T = {' and '.join(str(t) for t in spec.audit_horizons)}, one reward vector replaced, "
             f"claims {spec.epsilon_accounting:g} x epsilon")
@@ -245,15 +240,18 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
              f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
     evidence = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
                              f"negative control ({how})", shown)
-    if power is not None:  # the guards keep a PASS supported only against every class the audit sees
-        evidence = with_leak_power(evidence, power)
     main = Claim(PAPER, cid, source, "baseline",
-                 f"{what}: epsilon-DP at its claimed epsilon (black-box audit; tightest event: {real.best_event})"
-                 f"{could}",
+                 f"{what}: epsilon-DP at its claimed epsilon (black-box audit; tightest event: {real.best_event})",
                  stat, real.epsilon_lower_bound, np.nan, np.nan,
                  f"CP lower bound <= claimed epsilon = {real.epsilon:g} ({real.confidence:g} confidence, "
                  f"Bonferroni over {real.n_events} events x 2)", verdict, real.n_samples, scale,
-                 reason="" if caught else "no_power").with_evidence(**evidence)
+                 reason="" if caught else "no_power")
+    if power is None:
+        main = main.with_evidence(**evidence)
+    else:  # the guards keep a PASS supported only against every class the audit sees
+        size = audit_size(real, spec.audit_horizons, spec.audit_arms, spec.audit_rounds)
+        main = state_leak_power(main, evidence, power, size, "mutants of an eps-DP algorithm of the family",
+                                violated=real.refuted)
     ctrl = Claim(PAPER, f"{cid}-CONTROL", source, "control",
                  f"negative control: {spec.label} {how} is caught by the audit", stat,
                  control.epsilon_lower_bound, np.nan, np.nan, f"lower bound > epsilon = {control.epsilon:g}",
