@@ -261,10 +261,13 @@ class ExtraAlgorithm:
                    audit_arms=int(entry.get("audit_arms", 2)),
                    audit_rounds=tuple(int(h) for h in entry.get("audit_rounds", AUDIT_ROUNDS)))
 
-    def audit_problems(self) -> list[str]:
+    def audit_problems(self) -> list[tuple[str, str, str]]:
         """What the audit's size cannot be, as (field, its value, what is allowed) triples: a
-        mirrored round beyond the shortest table, or more action sequences than the audit can code."""
+        mirrored round beyond the shortest table, or more action sequences than the audit can code
+        (no horizons at all is the schema's to report)."""
         out = []
+        if not self.audit_horizons:
+            return out
         shortest = min(self.audit_horizons)
         late = [h for h in self.audit_rounds if h > shortest]
         if late:
