@@ -4,6 +4,8 @@ vocabulary, and the evidence helpers compute what they say."""
 
 from __future__ import annotations
 
+import ast
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -99,6 +101,41 @@ def test_fail_reasons_follow_the_kind():
 def test_rows_that_are_not_paper_claims_are_validated_or_violated(kind):
     assert judge(row("PASS", kind=kind)).reason == "validated"  # no power needed: not a paper claim
     assert judge(row("FAIL", kind=kind)).reason == "violated"
+
+
+@pytest.mark.parametrize("kind", ["theorem", "control"])
+def test_an_inconclusive_the_check_gave_takes_the_reason_its_evidence_states(kind):
+    assert judge(row("INCONCLUSIVE", kind=kind, blind=True)).reason == "no_power"
+    assert judge(row("INCONCLUSIVE", kind=kind, unvalidated=True)).reason == "unvalidated_pipeline"
+    assert judge(row("INCONCLUSIVE", kind=kind)).reason == "undecided"
+    # the text is the check's own: the guards add nothing to it
+    assert judge(row("INCONCLUSIVE", kind=kind, blind=True)).claim == "a claim"
+
+
+@pytest.mark.parametrize("verdict", ["PASS", "FAIL", "INCONCLUSIVE"])
+def test_an_identity_before_its_regime_is_pre_asymptotic(verdict):
+    out = judge(row(verdict, kind="identity", regime=False, regime_note="R(T) not below the trivial policy's"))
+    assert (out.verdict, out.reason) == ("INCONCLUSIVE", "pre_asymptotic")
+    was = "" if verdict == "INCONCLUSIVE" else f"; {verdict} on its own criterion"
+    assert out.claim == f"a claim [pre_asymptotic: R(T) not below the trivial policy's{was}]"
+    # a control or sanity row carries no regime: only an identity of a rate claim is judged so
+    assert judge(row("PASS", kind="control", regime=False)).reason == "validated"
+
+
+def test_the_guards_are_the_only_writer_of_a_reason():
+    """A row arrives at judge without a reason, and no module that builds check rows writes one:
+    the checks state evidence (Evidence), the guards decide (one home for every reason)."""
+    with pytest.raises(GuardError, match="does not write a reason"):
+        judge(replace(row("INCONCLUSIVE"), reason="no_power"))
+    src = Path(__file__).resolve().parents[1] / "src" / "dpbandits"
+    writers = []
+    for path in sorted(src.rglob("*.py")):
+        if path.name == "guards.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and any(k.arg == "reason" for k in node.keywords):
+                writers.append(f"{path.relative_to(src)}:{node.lineno}")
+    assert not writers, f"reasons written outside dpbandits.evidence.guards: {writers}"
 
 
 def test_every_reason_belongs_to_its_verdict():

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from dpbandits.audit import AuditResult
-from dpbandits.evidence.claims import Claim
+from dpbandits.evidence.claims import Claim, Evidence
 
 __all__ = ["audit_claims", "LeakPower", "describe_power", "with_leak_power", "power_statement", "state_leak_power"]
 
@@ -18,7 +18,8 @@ __all__ = ["audit_claims", "LeakPower", "describe_power", "with_leak_power", "po
 def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
                  control: AuditResult, control_multiplier: float, scale: str,
                  paper: str) -> list[Claim]:
-    """Two claim rows: the audit of the real mechanism and its negative control."""
+    """Two claim rows: the audit of the real mechanism and its negative control (the audit row
+    is blind, INCONCLUSIVE no_power, when the control is not caught)."""
     criterion = (f"CP lower bound <= epsilon = {real.epsilon:g} "
                  f"({real.confidence:g} confidence, Bonferroni over {real.n_events} events x 2)")
     # Without power (the broken control not caught) the audit says nothing: INCONCLUSIVE.
@@ -28,7 +29,7 @@ def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
         Claim(paper, check_id, source, "privacy",
               f"{mechanism} is epsilon-DP (black-box audit; tightest event: {real.best_event})",
               stat, real.epsilon_lower_bound, np.nan, np.nan, criterion, verdict,
-              real.n_samples, scale),
+              real.n_samples, scale, evidence=Evidence(blind=not control.refuted)),
         Claim(paper, f"{check_id}-CONTROL", source, "privacy",
               f"negative control: {mechanism} with its Laplace scale x{control_multiplier:g} "
               f"(really epsilon/{control_multiplier:g}-DP) is caught by the audit",

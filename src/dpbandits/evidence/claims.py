@@ -11,7 +11,8 @@ n_runs, scale, reason, stability``.
 or FAIL (:data:`NON_PAPER_KINDS`): a ``control`` (a negative control or tool validation: the
 check can see what it must see), a ``sanity`` bar of the specification, an ``identity`` (a
 bookkeeping identity, deterministic by construction). ``reason`` says why the verdict is what it
-is, from the fixed vocabulary :data:`REASONS` (dpbandits.evidence.guards sets it); ``stability`` is how
+is, from the fixed vocabulary :data:`REASONS` (only dpbandits.evidence.guards.judge writes it, from
+the row's verdict, kind and evidence; a check states evidence, never a reason); ``stability`` is how
 many root seeds of the last stability sweep gave the same verdict (e.g. ``5/5``; empty if none).
 
 A check may attach :class:`Evidence` to a row (not written out): where the claim applies, whether
@@ -106,7 +107,13 @@ class Evidence:
     level (a false claim passes with at most that probability). ``power_form``: what kind of wrong
     paper the alternative is (:data:`POWER_FORMS`; a privacy claim's PASS needs one of
     :data:`PRIVACY_POWER_FORMS`). ``data``: "synthetic", "real" or "surrogate"; ``claim_on``: what
-    the paper's claim is about ("synthetic" or "real")."""
+    the paper's claim is about ("synthetic" or "real").
+
+    Why a check's own INCONCLUSIVE came out so, when the check knows (the row's text says it; the
+    guards turn it into the reason): ``blind``, the check could not have failed here (an audit
+    that does not catch its negative control or a violation known to exist, nothing to test,
+    some compared members tied at a floor); ``unvalidated``, the pipeline does not reproduce the
+    paper's reading even with the authors' own code in place of the faithful algorithm."""
 
     regime: bool | None = None
     regime_note: str = ""
@@ -118,6 +125,8 @@ class Evidence:
     power_form: str = ""
     data: str = "synthetic"
     claim_on: str = "synthetic"
+    blind: bool = False
+    unvalidated: bool = False
 
     def __post_init__(self) -> None:
         if self.power not in (None, "FAIL", "PASS", "INCONCLUSIVE", "test"):

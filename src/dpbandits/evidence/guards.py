@@ -28,7 +28,15 @@ reviewer can quote, with its ``reason`` (:data:`dpbandits.evidence.claims.REASON
    control that removes the noise shows only that the audit sees a gross leak (``no_power``).
 6. A FAIL is an ``erratum`` (kind erratum: an error shown exactly), ``not_reproduced`` (a figure's
    reading at the paper's own settings) or ``contradicted`` (false where the claim applies).
-   An INCONCLUSIVE the check itself gave is ``undecided`` unless it says why.
+   An INCONCLUSIVE the check itself gave is ``no_power`` when its evidence says the check was
+   blind there (``Evidence.blind``), ``unvalidated_pipeline`` when the pipeline does not reproduce
+   the paper's reading with the authors' own code (``Evidence.unvalidated``), ``undecided``
+   otherwise.
+7. An ``identity`` row of a claim whose regime is not reached is INCONCLUSIVE ``pre_asymptotic``
+   (an identity of the log T regime says nothing before it); otherwise rows that are not claims
+   of the paper are ``validated`` / ``violated`` (rule 1).
+
+:func:`judge` is the only writer of a row's reason: a check states evidence, never a reason.
 
 Which rows are rate claims, comparisons or real-data claims is declared in the registry
 (:class:`Guard` on a :class:`dpbandits.evidence.registry.Check`), not left to each check: a row a guard
@@ -101,18 +109,30 @@ def _required(claim: Claim, ev: Evidence, guards: Sequence[Guard], check: str) -
     return ev
 
 
+def _own_inconclusive(claim: Claim, ev: Evidence) -> Claim:
+    """An INCONCLUSIVE the check itself gave, with the reason its evidence states (rule 6)."""
+    reason = "no_power" if ev.blind else "unvalidated_pipeline" if ev.unvalidated else "undecided"
+    return replace(claim, reason=reason)
+
+
 def judge(claim: Claim, guards: Sequence[Guard] = (), check: str = "") -> Claim:
-    """The row with its final verdict and reason (module docstring)."""
+    """The row with its final verdict and reason (module docstring); a row arrives without a
+    reason (its check states evidence instead)."""
+    if claim.reason:
+        raise GuardError(f"check {check or claim.check_id}, row {claim.check_id}: a check does not write a reason "
+                         f"(got {claim.reason!r}); it states the evidence (Evidence) the guards judge")
     ev = _required(claim, claim.evidence or Evidence(), guards, check or claim.check_id)
     claim = replace(claim, evidence=ev)
     if claim.verdict == "REPORT":
         return replace(claim, reason="informational")
     if claim.kind in NON_PAPER_KINDS:
+        if claim.kind == "identity" and ev.regime is False:
+            return _inconclusive(claim, "pre_asymptotic", ev.regime_note or "the regime is not reached")
         if claim.verdict == "PASS":
             return replace(claim, reason="validated")
         if claim.verdict == "FAIL":
             return replace(claim, reason="violated")
-        return replace(claim, reason=claim.reason or "undecided")
+        return _own_inconclusive(claim, ev)
     if ev.claim_on == "real" and ev.data == "surrogate":
         return _inconclusive(claim, "surrogate_data",
                              "a claim about the paper's real data, judged on a surrogate dataset")
@@ -138,11 +158,9 @@ def judge(claim: Claim, guards: Sequence[Guard] = (), check: str = "") -> Claim:
                 else ev.power_note or "no evidence that the check could have failed")
         return _inconclusive(claim, "no_power", what)
     if claim.verdict == "FAIL":
-        if claim.reason in ("contradicted", "not_reproduced", "erratum"):
-            return claim
         reason = {"erratum": "erratum", "figure": "not_reproduced"}.get(claim.kind, "contradicted")
         return replace(claim, reason=reason)
-    return replace(claim, reason=claim.reason or "undecided")
+    return _own_inconclusive(claim, ev)
 
 
 def judge_all(claims: Iterable[Claim], guards: Sequence[Guard] = (), check: str = "") -> list[Claim]:

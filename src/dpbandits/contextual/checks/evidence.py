@@ -342,5 +342,5 @@ def over_radius_c(rows: dict[float, Claim], describe: Callable[[float, Claim], s
         return replace(code, claim=text)
     holds = {v: ", ".join(f"{c:.3g}" for c, j in judged.items() if j.verdict == v) for v in ("PASS", "FAIL")}
     where = "; ".join(f"{v} at c = {cs}" for v, cs in holds.items() if cs)
-    return replace(code, verdict="INCONCLUSIVE", reason="",
+    return replace(code, verdict="INCONCLUSIVE",
                    claim=f"{text}: the verdict depends on a constant the paper leaves open" + (f" ({where})" if where else ""))

@@ -1109,11 +1109,11 @@ def _unvalidated(row: Claim, control: Claim) -> Claim:
     """A Table 2 row whose reading the pipeline does not reproduce with the authors' own code."""
     if control.verdict == "PASS":
         return row
-    return replace(row, verdict="INCONCLUSIVE", reason="unvalidated_pipeline",
+    return replace(row, verdict="INCONCLUSIVE",
                    claim=f"{row.claim} [unvalidated_pipeline: with the authors' code preset in place of the faithful "
                          f"LDPMAB the same pipeline gives {control.verdict} ({control.check_id}), so the comparison "
                          "rests on reconstructed baselines the authors' code does not validate; "
-                         f"{row.verdict} on its own criterion]")
+                         f"{row.verdict} on its own criterion]").with_evidence(unvalidated=True)
 
 
 def check_t2(tables, rng, n_boot, scale, settings=None):

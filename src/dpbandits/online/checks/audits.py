@@ -48,7 +48,7 @@ import numpy as np
 from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.audit.releases import RELEASE_LEAKS, audit_joint_release, mutant_release
 from dpbandits.evidence.audits import LeakPower, audit_claims, state_leak_power
-from dpbandits.evidence.claims import Claim
+from dpbandits.evidence.claims import Claim, Evidence
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.mechanisms.laplace import LaplaceMechanism
 from dpbandits.online import adap_klucb, anytime_lazy_ucb, dp_se, rnm_ftnl
@@ -534,7 +534,7 @@ def _judged_rows(rows: list[Claim], control: AuditResult, multiplier: float, kin
              f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
     power = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
                           f"negative control (Laplace scale x{multiplier:g})", found)
-    main = replace(main, kind=kind, reason="" if caught else "no_power")
+    main = replace(main, kind=kind)
     main = main.with_evidence(**power) if leaks is None else state_leak_power(main, power, leaks, size)
     return [main, replace(ctrl, kind="control")]
 
@@ -627,5 +627,5 @@ def check_p_audit_rnm(root_seed: int, scale: str, a: dict) -> list[Claim]:
         "Clopper-Pearson lower bound on the privacy loss", paper.epsilon_lower_bound, np.nan,
         np.nan, f"CP lower bound <= epsilon = {eps:g}",
         "FAIL" if paper.refuted else "INCONCLUSIVE", paper.n_samples, scale,
-        reason="" if paper.refuted else "no_power"))
+        evidence=Evidence(blind=not paper.refuted)))  # a violation known to exist, not found at this size
     return rows

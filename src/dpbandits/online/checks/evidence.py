@@ -226,12 +226,12 @@ def floor_outcome(row: Claim, ties: Sequence[str], n_members: int) -> Claim:
     cannot PASS (INCONCLUSIVE, no_power), while a FAIL elsewhere stands."""
     note = "; ".join(ties)
     if ties and len(ties) < n_members and row.verdict == "PASS":
-        row = replace(row, verdict="INCONCLUSIVE", reason="no_power",
+        row = replace(row, verdict="INCONCLUSIVE",
                       claim=f"{row.claim} [no_power: {len(ties)} of {n_members} compared members tied at the "
-                            f"trivial policy's regret: {note}; PASS on the others]")
+                            f"trivial policy's regret: {note}; PASS on the others]").with_evidence(blind=True)
     elif ties and len(ties) < n_members and row.verdict == "INCONCLUSIVE":
-        row = replace(row, reason="no_power", claim=f"{row.claim} [{len(ties)} of {n_members} compared "
-                                                    f"members tied at the trivial policy's regret: {note}]")
+        row = replace(row, claim=f"{row.claim} [{len(ties)} of {n_members} compared "
+                                 f"members tied at the trivial policy's regret: {note}]").with_evidence(blind=True)
     return row.with_evidence(floor=len(ties) == n_members and n_members > 0,
                              floor_note=note or "no compared member is tied at the trivial policy's regret")
 
@@ -240,13 +240,8 @@ def identity_row(row: Claim, why: str) -> Claim:
     """The row as kind ``identity``: its statistic is fixed by the algorithm's own constants (true
     by the algorithm's form whatever the rewards), so its PASS is no evidence about the paper's
     analysis and it carries no power. ``why`` says which constants fix it. Where the row's regime
-    evidence says the regime is not reached, the row is INCONCLUSIVE pre_asymptotic, as the guards
-    would judge a claim there (an identity of the log T regime says nothing before it)."""
+    evidence says the regime is not reached, the guards judge the row INCONCLUSIVE pre_asymptotic,
+    as they would judge a claim there (an identity of the log T regime says nothing before it)."""
     ev = row.evidence or Evidence()
-    row = replace(row, kind="identity", claim=f"{row.claim} [an identity, not a test of the paper: {why}]",
-                  evidence=replace(ev, power=None, power_note="", power_form=""))
-    if ev.regime is False and row.verdict != "REPORT":
-        was = f"; {row.verdict} on its own criterion" if row.verdict != "INCONCLUSIVE" else ""
-        row = replace(row, verdict="INCONCLUSIVE", reason="pre_asymptotic",
-                      claim=f"{row.claim} [pre_asymptotic: {ev.regime_note or 'the regime is not reached'}{was}]")
-    return row
+    return replace(row, kind="identity", claim=f"{row.claim} [an identity, not a test of the paper: {why}]",
+                   evidence=replace(ev, power=None, power_note="", power_form=""))

@@ -57,7 +57,7 @@ import pandas as pd
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
 from dpbandits.evidence.audits import LeakPower, state_leak_power
-from dpbandits.evidence.claims import Claim
+from dpbandits.evidence.claims import Claim, Evidence
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.online.checks.audits import BANDIT_TABLE
 from dpbandits.online.checks.leaks import leak_power
@@ -245,7 +245,7 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
                  stat, real.epsilon_lower_bound, np.nan, np.nan,
                  f"CP lower bound <= claimed epsilon = {real.epsilon:g} ({real.confidence:g} confidence, "
                  f"Bonferroni over {real.n_events} events x 2)", verdict, real.n_samples, scale,
-                 reason="" if caught else "no_power")
+                 evidence=Evidence(blind=not caught))
     if power is None:
         main = main.with_evidence(**evidence)
     else:  # the guards keep a PASS supported only against every class the audit sees

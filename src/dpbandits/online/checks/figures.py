@@ -110,8 +110,7 @@ def check_ranking(per_run: pd.DataFrame, scale: str, alpha: float = 0.05, fig: d
                 "max one-sided Mann-Whitney p of H1 'TS < comparator' (final regret)",
                 float(p_less.max()), np.nan, np.nan,
                 f"PASS: all {len(labels)} p < {alpha} (intersection-union); FAIL: a Holm-significant "
-                "reversal (TS > comparator)", verdict, n_runs, scale,
-                reason="undecided" if verdict == "INCONCLUSIVE" else "")
+                "reversal (TS > comparator)", verdict, n_runs, scale)
     row = row.with_evidence(**significant(
         float(p_less.max()), alpha,
         f"Lazy-DP-TS no better than its comparator in some panel (the null): intersection-union of "
@@ -218,8 +217,7 @@ def check_similarity(per_run: pd.DataFrame, scale: str, rng: np.random.Generator
                 "rho = mean R_TS(T) / mean R_AdaP(T), worst panel over the alpha range (bootstrap 95% CI)",
                 est, lo, hi, f"at every alpha in [{results[0]['alpha']:g}, {results[-1]['alpha']:g}]: CI inside "
                 f"[{band[0]:.3g}, {band[1]:g}] in all {len(worst['rows'])} panels (PASS) / outside in some panel "
-                "(FAIL); verdicts that differ across the range are undecided", verdict, n_runs, scale,
-                reason="undecided" if verdict == "INCONCLUSIVE" else "")
+                "(FAIL); verdicts that differ across the range are undecided", verdict, n_runs, scale)
     ties = [t for r in results for t in r["ties"]]
     return [floor_outcome(row.with_evidence(**power), ties, sum(len(r["rows"]) for r in results)), *out]
 
@@ -352,8 +350,7 @@ def check_eps_monotone(per_run: pd.DataFrame, scale: str, alpha: float = 0.05,
                 "max over consecutive epsilons of the one-sided 95% upper bound of (R(eps') - R(eps)) / R(eps)",
                 float(worst[0]), np.nan, np.nan,
                 f"PASS: <= {EPS_MARGIN:g} in every pair (non-inferiority); FAIL: an increase significant "
-                f"at family-wise {alpha} (Holm, one-sided Mann-Whitney)", verdict, n_runs, scale,
-                reason="undecided" if verdict == "INCONCLUSIVE" else "")
+                f"at family-wise {alpha} (Holm, one-sided Mann-Whitney)", verdict, n_runs, scale)
     row = row.with_evidence(**regime_below_trivial(cells, rng, n_boot, "R(T) / the trivial policy's"))
     row = row.with_evidence(power="test", power_form="effect_absent",
                             power_note=f"the order reversed, regret increasing in eps: non-inferiority test per "
