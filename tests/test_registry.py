@@ -26,19 +26,40 @@ def test_every_paper_has_checks_and_rule_names_are_unique():
 
 @pytest.mark.parametrize("check", ALL, ids=[f"{c.paper}:{c.id}" for c in ALL])
 def test_every_check_function_fits_its_convention(check):
-    fn = check.load()
-    params = list(inspect.signature(fn).parameters)
-    if check.call == "tables":
-        assert params[:4] == ["tables", "rng", "n_boot", "scale"], params
+    """Two conventions (dpbandits.evidence.registry): a check of result tables is called
+    ``function(tables, rng, n_boot, scale, **keywords)``, any other ``function(rng, scale,
+    **keywords)``; every keyword and size the record declares is an argument of the function, and
+    every argument without a default is supplied."""
+    sig = inspect.signature(check.load())
+    params = list(sig.parameters)
+    lead = ["tables", "rng", "n_boot", "scale"] if check.inputs else ["root_seed" if check.root_seed else "rng", "scale"]
+    assert params[:len(lead)] == lead, params
+    if check.inputs:
         assert all(f.startswith("sim/") or f.startswith("agg/") for files in check.inputs.values() for f in files)
-    elif check.call in ("settings", "args", "sized"):
-        assert params[:2] == ["rng", "scale"], params
-    else:
-        assert params[:3] == ["root_seed", "scale", "a"] or params[0] == "root_seed", params
-    if check.call == "sized":
-        assert set(check.sizes) == {"paper", "smoke"}
+    for scale in ("paper", "smoke"):
+        given = set(check.keywords) | set(check.sizes[scale] if check.sizes else ())
+        assert given <= set(params[len(lead):]), sorted(given - set(params))
+        required = {n for n, p in list(sig.parameters.items())[len(lead):] if p.default is inspect.Parameter.empty}
+        assert required <= given, sorted(required - given)
     if not check.seeded:
         assert not check.inputs  # a check that reads seeded results depends on the seed
+
+
+def test_a_record_says_what_it_reads_in_one_typed_place():
+    """No name-suffix rule: the bootstrap count is a flag, the config values the keywords; a
+    malformed record is an error naming the check."""
+    spec = registry.Check("X", "online", "online_x", "m:f", inputs={"t": ("sim/x.parquet",)}, bootstrap=True,
+                          keywords={"settings": ("online.checks.alpha", "online.figures"), "alpha": "online.checks.alpha"})
+    assert spec.config_paths == ("scale", "seed", "online.checks.bootstrap", "online.checks.alpha", "online.figures")
+    from dpbandits.evidence.evaluation import check_keywords
+    config = {"scale": "smoke", "online": {"checks": {"alpha": 0.05, "bootstrap": 200}, "figures": {"T": 10}}}
+    assert check_keywords(spec, config) == {"settings": {"alpha": 0.05, "T": 10}, "alpha": 0.05}
+    with pytest.raises(ValueError, match="check X: only a check of result tables"):
+        registry.Check("X", "online", "online_x", "m:f", bootstrap=True)
+    with pytest.raises(ValueError, match="check X: keyword 'a b'"):
+        registry.Check("X", "online", "online_x", "m:f", keywords={"a b": "online.audit"})
+    with pytest.raises(ValueError, match="check X: sizes must be given for the scales paper and smoke"):
+        registry.Check("X", "online", "online_x", "m:f", sizes={"paper": {}})
 
 
 def test_no_paper_package_imports_another_at_module_level():

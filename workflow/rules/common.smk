@@ -308,7 +308,7 @@ def online_extra_code(wildcards):
 def check_code(spec):
     """``params.code`` of a check rule: its code, and the researcher's classes it runs."""
     digest = code("check", spec.module)
-    if "online.extra_algorithms" in spec.config:
+    if "online.extra_algorithms" in spec.config_paths:
         digest = f"{digest}+{_sources_digest(ONLINE_EXTRAS.values())}"
     return digest
 

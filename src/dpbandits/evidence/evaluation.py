@@ -12,7 +12,7 @@ from dpbandits.evidence.guards import judge_all
 from dpbandits.evidence.registry import Check
 from dpbandits.rng import make_rng
 
-__all__ = ["run_check", "check_settings", "read_tables"]
+__all__ = ["run_check", "check_settings", "check_keywords", "read_tables"]
 
 
 def _value(config: Mapping, path: str):
@@ -55,28 +55,32 @@ def read_tables(spec: Check, paths: Sequence[str]) -> dict:
     return tables
 
 
+def check_keywords(spec: Check, config: Mapping) -> dict:
+    """The keyword arguments of ``spec``'s function on the run's ``config``: each declared keyword
+    (a path's value, or a tuple of paths merged by :func:`check_settings`), then the sizes the
+    registry fixes for the run's scale."""
+    out = {name: _value(config, paths) if isinstance(paths, str) else check_settings(paths, config)
+           for name, paths in spec.keywords.items()}
+    if spec.sizes:
+        out.update(spec.sizes[config["scale"]])
+    return out
+
+
 def run_check(spec: Check, config: Mapping, paths: Sequence[str] = ()) -> CheckOutput:
-    """Run ``spec`` on the job's config (``params.config``) and input files."""
+    """Run ``spec`` on the job's config (``params.config``) and input files, in its convention
+    (:mod:`dpbandits.evidence.registry`)."""
     scale = config["scale"]
-    rng = make_rng(int(config["seed"]), *spec.unit) if spec.seeded else None
+    if spec.root_seed:
+        rng = int(config["seed"])
+    else:
+        rng = make_rng(int(config["seed"]), *spec.unit) if spec.seeded else None
     fn = spec.load()
-    if spec.call == "tables":
-        tables = read_tables(spec, paths)
-        boot = [p for p in spec.config if p.endswith(".bootstrap")]
-        n_boot = int(_value(config, boot[0])) if boot else 0
-        other = [p for p in spec.config if not p.endswith(".bootstrap")]
-        if other:
-            out = fn(tables, rng, n_boot, scale, check_settings(other, config))
-        else:
-            out = fn(tables, rng, n_boot, scale)
-    elif spec.call == "settings":
-        out = fn(rng, scale, check_settings(spec.config, config))
-    elif spec.call == "args":
-        out = fn(rng, scale, *[_value(config, p) for p in spec.config])
-    elif spec.call == "sized":
-        out = fn(rng, scale, **spec.sizes[scale])
-    else:  # "seeds"
-        out = fn(int(config["seed"]), scale, check_settings(spec.config, config))
+    keywords = check_keywords(spec, config)
+    if spec.inputs:
+        n_boot = int(_value(config, spec.bootstrap_path)) if spec.bootstrap else 0
+        out = fn(read_tables(spec, paths), rng, n_boot, scale, **keywords)
+    else:
+        out = fn(rng, scale, **keywords)
     if not isinstance(out, CheckOutput):
         out = CheckOutput(list(out))
     out.claims = judge_all(out.claims, spec.guards, f"{spec.paper} {spec.id}")

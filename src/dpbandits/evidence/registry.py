@@ -10,23 +10,22 @@ A check is one rule: it may write several claim rows (``T-2.6a`` writes ``T-2.6a
 ``T-2.6a-PERROUND``, ...), one CSV of rows, plus the data of its scaling figure or of an
 informational table, which their own rules draw.
 
-Calling conventions (``Check.call``):
+Two calling conventions, told apart by whether the check reads result files (``Check.inputs``):
 
-``tables``    ``function(tables, rng, n_boot, scale)``; ``tables`` maps each input name to a
-              DataFrame (the union of that input's files), or, for names with a ``/`` (e.g.
-              ``dense/runs``), to a dict of DataFrames (``tables["dense"]["runs"]``).
-``settings``  ``function(rng, scale, settings)``; ``settings`` merges the config sections the
-              check declares (``Check.config``; a leaf path contributes ``{leaf: value}``).
-``args``      ``function(rng, scale, *values)``: the values of the declared config paths, in
-              order (e.g. ``("dueling.audit.samples", "dueling.audit.confidence")``).
-``sized``     ``function(rng, scale, **Check.sizes[scale])``: sizes fixed per scale in the
-              registry itself.
-``seeds``     ``function(root_seed, scale, settings)``: checks that derive several named random
-              streams themselves (the audits with their negative controls).
+* a check of the simulations' tables: ``function(tables, rng, n_boot, scale, **keywords)``;
+  ``tables`` maps each input name to a DataFrame (the union of that input's files), or, for
+  names with a ``/`` (e.g. ``dense/runs``), to a dict of DataFrames (``tables["dense"]["runs"]``);
+  ``n_boot`` is the paper's ``<paper>.checks.bootstrap`` when ``Check.bootstrap``, else 0;
+* a check that computes or draws its own data: ``function(rng, scale, **keywords)``.
 
-``rng`` is ``make_rng(root_seed, paper, "check", id)`` (``Check.rng_unit`` overrides the unit);
-checks with ``seeded=False`` get ``rng=None`` and run once, whatever the seed (exact and
-analytic checks), which the stability sweep relies on.
+``keywords`` are typed in the record: ``Check.keywords`` maps an argument to a config path (its
+value) or to a tuple of paths (their values merged into one dict: a section contributes its
+items, a leaf ``{leaf: value}``), and ``Check.sizes[scale]`` adds arguments fixed per scale in
+the registry itself. ``rng`` is ``make_rng(root_seed, paper, "check", id)`` (``Check.rng_unit``
+overrides the unit); checks with ``seeded=False`` get ``rng=None`` and run once, whatever the seed
+(exact and analytic checks), which the stability sweep relies on; a check that derives several
+named random streams itself (the audits with their negative controls; ``root_seed=True``) gets
+the run's root seed (an int) in its place.
 
 ``Check.guards`` say, per row pattern, where the claims apply (a regime criterion), which rows
 compare quantities (floor guard), the alternative a PASS must fail, and which rows are claims
@@ -42,9 +41,7 @@ from fnmatch import fnmatchcase
 
 from dpbandits.records import PAPERS, load_records, lookup
 
-__all__ = ["Check", "Guard", "TableSpec", "PAPERS", "all_checks", "checks_of", "in_module", "get", "CALLS"]
-
-CALLS = ("tables", "settings", "args", "sized", "seeds")
+__all__ = ["Check", "Guard", "TableSpec", "PAPERS", "all_checks", "checks_of", "in_module", "get"]
 
 
 @dataclass(frozen=True)
@@ -84,13 +81,14 @@ class Check:
     paper: str
     rule: str
     function: str  # "module:attribute"
-    call: str = "tables"
     inputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name -> result files
-    config: tuple[str, ...] = ()  # dotted config paths read (settings; bootstrap for tables)
+    keywords: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)  # argument -> config path(s)
+    bootstrap: bool = False  # n_boot from <paper>.checks.bootstrap (a check of tables)
     figure: bool = False  # writes the data of a scaling figure (drawn by its own rule)
     table: TableSpec | None = None
     seeded: bool = True
-    sizes: Mapping[str, Mapping] | None = None  # call == "sized"
+    root_seed: bool = False  # gets the root seed instead of a generator (derives its own streams)
+    sizes: Mapping[str, Mapping] | None = None  # arguments fixed per scale
     rng_unit: tuple | None = None
     title: str = ""  # what the rule reproduces, for its docstring and --list-rules
     guards: tuple[Guard, ...] = ()  # where its claims apply and their power (dpbandits.evidence.guards)
@@ -98,14 +96,21 @@ class Check:
     def __post_init__(self) -> None:
         if self.paper not in PAPERS:
             raise ValueError(f"check {self.id}: paper must be one of {PAPERS}, got {self.paper!r}")
-        if self.call not in CALLS:
-            raise ValueError(f"check {self.id}: call must be one of {CALLS}, got {self.call!r}")
         if ":" not in self.function:
             raise ValueError(f"check {self.id}: function must be 'module:attribute'")
-        if self.call == "sized" and not self.sizes:
-            raise ValueError(f"check {self.id}: a sized check needs sizes per scale")
-        if self.call == "tables" and not self.inputs:
-            raise ValueError(f"check {self.id}: a tables check needs inputs")
+        if self.bootstrap and not self.inputs:
+            raise ValueError(f"check {self.id}: only a check of result tables takes a bootstrap count")
+        if self.root_seed and not self.seeded:
+            raise ValueError(f"check {self.id}: a check that derives its streams from the root seed is seeded")
+        for name, paths in self.keywords.items():
+            if not name.isidentifier() or not isinstance(paths, (str, tuple)):
+                raise ValueError(f"check {self.id}: keyword {name!r} must name an argument and map to a config path "
+                                 "or a tuple of paths")
+        fixed = set(self.sizes["paper"]) if self.sizes else set()
+        if self.sizes and set(self.sizes) != {"paper", "smoke"}:
+            raise ValueError(f"check {self.id}: sizes must be given for the scales paper and smoke, got {sorted(self.sizes)}")
+        if fixed & set(self.keywords):
+            raise ValueError(f"check {self.id}: arguments {sorted(fixed & set(self.keywords))} are both sizes and keywords")
 
     @property
     def module(self) -> str:
@@ -116,11 +121,17 @@ class Check:
         return getattr(importlib.import_module(module), name)
 
     @property
+    def bootstrap_path(self) -> str:
+        return f"{self.paper}.checks.bootstrap"
+
+    @property
     def config_paths(self) -> tuple[str, ...]:
         """The config values its job depends on: the scale, the seed when it draws random numbers
-        or reads seeded simulations, and what it declares."""
+        or reads seeded simulations, its bootstrap count and the paths of its keywords."""
         seed = ("seed",) if self.seeded or self.inputs else ()
-        return ("scale", *seed, *self.config)
+        boot = (self.bootstrap_path,) if self.bootstrap else ()
+        paths = [p for v in self.keywords.values() for p in ((v,) if isinstance(v, str) else v)]
+        return ("scale", *seed, *boot, *dict.fromkeys(paths))
 
     @property
     def unit(self) -> tuple:

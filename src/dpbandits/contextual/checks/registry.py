@@ -28,7 +28,6 @@ from dpbandits.contextual.experiments.designs import DATASETS, EPS_GRID
 from dpbandits.evidence.registry import Check, Guard, TableSpec
 
 PAPER = "contextual"
-BOOT = ("contextual.checks.bootstrap",)
 UC = "dpbandits.contextual.checks.units"
 TC = "dpbandits.contextual.checks.theory"
 FC = "dpbandits.contextual.checks.figures"
@@ -51,14 +50,14 @@ def _tables(*names: str) -> dict[str, tuple[str, ...]]:
 
 
 def _unit(check_id: str, rule: str, function: str, seeded: bool = True) -> Check:
-    return Check(check_id, PAPER, rule, f"{UC}:{function}", call="settings", config=("contextual.unit",),
+    return Check(check_id, PAPER, rule, f"{UC}:{function}", keywords={"ucfg": ("contextual.unit",)},
                  seeded=seeded)
 
 
 def _sim(check_id: str, rule: str, module: str, function: str, names: tuple[str, ...],
-         figure: bool = False, guards: tuple[Guard, ...] = (), config: tuple[str, ...] = ()) -> Check:
-    return Check(check_id, PAPER, rule, f"{module}:{function}", inputs=_tables(*names), config=BOOT + config,
-                 figure=figure, guards=guards)
+         figure: bool = False, guards: tuple[Guard, ...] = (), settings: tuple[str, ...] = ()) -> Check:
+    return Check(check_id, PAPER, rule, f"{module}:{function}", inputs=_tables(*names), bootstrap=True,
+                 keywords={"settings": settings} if settings else {}, figure=figure, guards=guards)
 
 
 BELOW_UNIFORM = ("per-round regret at the largest n_P significantly below the uniform policy's, by more than "
@@ -87,7 +86,7 @@ CHECKS = [
     _unit("U-ALG", "contextual_engine_invariants", "check_alg"),
     _unit("F4-F5", "contextual_fig45_grids", "check_figures_45", seeded=False),
     Check("P-AUDIT", PAPER, "contextual_audit_randomizer", "dpbandits.contextual.checks.audits:check_audit",
-          call="settings", config=("contextual.audit",),
+          keywords={"acfg": ("contextual.audit",)},
           guards=(Guard(rows="P-AUDIT", alternative="the release with its Laplace scale halved (really 2 eps-LDP) "
                                                     "must be refuted by the same audit (P-AUDIT-CONTROL)"),)),
     # rates (Theorems 2.5-2.6) and the literal-constants erratum
@@ -129,14 +128,14 @@ CHECKS = [
     _sim("C-REF", "contextual_authors_code_magnitude", FC, "check_cref", ("fig7_code", "fig7"),
          guards=(Guard(rows="E-CODE-MAGNITUDE",
                        alternative="the published regrets off by a factor 1.5 (primary at 1.5 x them)"),)),
-    _sim("T2", "contextual_table2_rankings", FC, "check_t2", ("tables",), config=("contextual.tables.batch",),
+    _sim("T2", "contextual_table2_rankings", FC, "check_t2", ("tables",), settings=("contextual.tables.batch",),
          guards=(Guard(rows="T2-*", compares=True, claim_on="real"),)),
     _sim("FS1", "contextual_symmetric_instance", FC, "check_fs1", ("sym7", "sym8", "sym9"),
          guards=(Guard(rows="FS1-SUBLINEAR", alternative=LINEAR), Guard(rows="FS1-ORDER", compares=True),
                  Guard(rows="FS1-AUX-*", compares=True))),
     _sim("FS2", "contextual_number_of_sources", FC, "check_fs2", ("msweep",), guards=(Guard(rows="FS2", compares=True),)),
     # beyond the paper's horizon: onsets, Theorem 2.6 past the onset, why it is slow
-    Check("BH-ONSET", PAPER, "contextual_beyond_onset", f"{BC}:check_onset", inputs=_tables("beyond"), config=BOOT,
+    Check("BH-ONSET", PAPER, "contextual_beyond_onset", f"{BC}:check_onset", inputs=_tables("beyond"), bootstrap=True,
           table=TableSpec("onset", "Onset of learning beyond the paper's horizon (Figure 7(a) instance, B = 100): the "
                                    "first n at which the per-round regret's 95% CI lies below the uniform policy's, "
                                    "its bootstrap CI over repetitions, and onset ~ eps^-a (primary); coarse_fixed is a "
@@ -148,8 +147,9 @@ CHECKS = [
                  Guard(rows="T-2.6-PAST-D[0-9]*", regime=PAST_ONSET, alternative=PAST_ALT),
                  Guard(rows="T-2.6-PAST-EPSEXP", regime="at least 3 eps in their rate regimes at a common grid n",
                        alternative=EPS_ALT))),
-    Check("BH-WHY", PAPER, "contextual_why_slow", f"{BC}:check_why_slow", call="seeds",
-          config=("contextual.beyond.report_n", "contextual.beyond.report_runs", "contextual.beyond.batch"),
+    Check("BH-WHY", PAPER, "contextual_why_slow", f"{BC}:check_why_slow", root_seed=True,
+          keywords={"settings": ("contextual.beyond.report_n", "contextual.beyond.report_runs",
+                                 "contextual.beyond.batch")},
           table=TableSpec("why_slow", "Why the faithful algorithm is slow at the paper's n (primary, Figure 7(a)'s runs at "
                                       "n_P = 2.4e5): per eps and depth of the engine's own bins, the noise standard error "
                                       "of a bin's reward estimate against the arms' gap in that bin (medians over bins)",

@@ -85,7 +85,6 @@ from dpbandits.dueling.experiments.designs import ALG1_VARIANTS, FINITE_BASELINE
 from dpbandits.evidence.registry import Check, Guard
 
 PAPER = "dueling"
-BOOT = ("dueling.checks.bootstrap",)
 AU = "dpbandits.dueling.checks.audits"
 SO = "dpbandits.dueling.checks.solver"
 A1 = "dpbandits.dueling.checks.alg1"
@@ -111,16 +110,17 @@ def _rule(check_id: str) -> str:
 
 
 def _sized(check_id, rule, function, sizes, seeded=True, figure=False, title="", guards=()):
-    return Check(check_id, PAPER, rule, f"dpbandits.dueling.checks.{function}", call="sized", sizes=sizes,
+    return Check(check_id, PAPER, rule, f"dpbandits.dueling.checks.{function}", sizes=sizes,
                  seeded=seeded, figure=figure, title=title, guards=guards)
 
 
-def _args(check_id, rule, function, *paths, title="", guards=()):
-    return Check(check_id, PAPER, rule, function, call="args", config=paths, title=title, guards=guards)
+def _configured(check_id, rule, function, title="", **keywords):
+    """A check whose arguments are config values (``keywords``: argument -> dotted path)."""
+    return Check(check_id, PAPER, rule, function, keywords=keywords, title=title)
 
 
 def _sim(check_id, rule, function, inputs, figure=False, title="", guards=()):
-    return Check(check_id, PAPER, rule, function, inputs=inputs, config=BOOT, figure=figure, title=title,
+    return Check(check_id, PAPER, rule, function, inputs=inputs, bootstrap=True, figure=figure, title=title,
                  guards=guards)
 
 
@@ -190,27 +190,27 @@ CHECKS = [
                                                                  "smoke": {"n_samples": 50_000, "norms": (1.0,)}},
            title="the two kappa definitions"),
     # privacy (spec 5.2)
-    _args("A3", "dueling_sensitivity_alg1", f"{AU}:check_a3", "dueling.audit.whitebox_runs",
-          title="white-box sensitivity of Algorithm 1"),
-    _args("A4", "dueling_sensitivity_alg2", f"{AU}:check_a4", "dueling.audit.whitebox_runs",
-          title="white-box sensitivity of Algorithm 2"),
-    _args("A5-ALG1", "dueling_audit_alg1", f"{AU}:check_a5_alg1", "dueling.audit.samples",
-          "dueling.audit.confidence", title="black-box audit of Algorithm 1"),
-    _args("A5-COUNTER", "dueling_audit_alg1_counters", f"{AU}:check_a5_counter", "dueling.audit.samples",
-          "dueling.audit.confidence", title="black-box audit of Algorithm 1's counters (Lemma 2's route)"),
-    _args("A5-LITERAL", "dueling_audit_alg1_literal", f"{AU}:check_a5_literal", "dueling.audit.literal_samples",
-          "dueling.audit.confidence", title="black-box audit of the literal Algorithm 1"),
-    _args("A5-ALG2", "dueling_audit_alg2", f"{AU}:check_a5_alg2", "dueling.audit.samples",
-          "dueling.audit.confidence", title="black-box audit of Algorithm 2"),
-    _args("A6b", "dueling_ebs_unbiased_after_elimination", f"{AU}:check_a6b", "dueling.audit.unbiasedness_runs",
-          title="EBS stays unbiased after an elimination"),
+    _configured("A3", "dueling_sensitivity_alg1", f"{AU}:check_a3", runs="dueling.audit.whitebox_runs",
+                title="white-box sensitivity of Algorithm 1"),
+    _configured("A4", "dueling_sensitivity_alg2", f"{AU}:check_a4", runs="dueling.audit.whitebox_runs",
+                title="white-box sensitivity of Algorithm 2"),
+    _configured("A5-ALG1", "dueling_audit_alg1", f"{AU}:check_a5_alg1", samples="dueling.audit.samples",
+                confidence="dueling.audit.confidence", title="black-box audit of Algorithm 1"),
+    _configured("A5-COUNTER", "dueling_audit_alg1_counters", f"{AU}:check_a5_counter", samples="dueling.audit.samples",
+                confidence="dueling.audit.confidence", title="black-box audit of Algorithm 1's counters (Lemma 2's route)"),
+    _configured("A5-LITERAL", "dueling_audit_alg1_literal", f"{AU}:check_a5_literal", samples="dueling.audit.literal_samples",
+                confidence="dueling.audit.confidence", title="black-box audit of the literal Algorithm 1"),
+    _configured("A5-ALG2", "dueling_audit_alg2", f"{AU}:check_a5_alg2", samples="dueling.audit.samples",
+                confidence="dueling.audit.confidence", title="black-box audit of Algorithm 2"),
+    _configured("A6b", "dueling_ebs_unbiased_after_elimination", f"{AU}:check_a6b",
+                runs="dueling.audit.unbiasedness_runs", title="EBS stays unbiased after an elimination"),
     # solvers and the two algorithms on one instance
-    _args("A7", "dueling_design_solver", f"{SO}:check_a7", "dueling.checks.solver_problems",
-          title="the design solver against known answers"),
-    _args("A8", "dueling_private_mle", f"{SO}:check_a8", "dueling.checks.solver_problems",
-          title="the private MLE"),
-    _args("C12", "dueling_alg1_vs_alg2", f"{SO}:check_c12", "dueling.audit.whitebox_runs",
-          title="Algorithms 1 and 2 on one instance"),
+    _configured("A7", "dueling_design_solver", f"{SO}:check_a7", n_random="dueling.checks.solver_problems",
+                title="the design solver against known answers"),
+    _configured("A8", "dueling_private_mle", f"{SO}:check_a8", n_problems="dueling.checks.solver_problems",
+                title="the private MLE"),
+    _configured("C12", "dueling_alg1_vs_alg2", f"{SO}:check_c12", runs="dueling.audit.whitebox_runs",
+                title="Algorithms 1 and 2 on one instance"),
     # Algorithm 1 (spec 5.3)
     _sim("B1", _rule("B1"), f"{A1}:check_b1", _alg1("correctness", "stress"), title="correctness"),
     _sim("B2", _rule("B2"), f"{A1}:check_b2", _alg1("correctness"), title="the corrected Lemma 6"),

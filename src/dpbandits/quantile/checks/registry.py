@@ -23,8 +23,7 @@ from __future__ import annotations
 from dpbandits.evidence.registry import Check, Guard, TableSpec
 
 PAPER = "quantile"
-BOOT = ("quantile.checks.bootstrap",)
-ANALYTIC = ("quantile.analytic",)
+ANALYTIC = {"settings": ("quantile.analytic",)}  # the analytic checks' settings
 AC = "dpbandits.quantile.checks.analytic"
 SC = "dpbandits.quantile.checks.seq"
 DC = "dpbandits.quantile.checks.dp"
@@ -42,13 +41,13 @@ def designs(*names: str) -> dict[str, tuple[str, ...]]:
 
 def _analytic(check_id: str, rule: str, function: str, seeded: bool = True, title: str = "",
               guards: tuple[Guard, ...] = ()) -> Check:
-    return Check(check_id, PAPER, rule, f"{AC}:{function}", call="settings", config=ANALYTIC, seeded=seeded,
+    return Check(check_id, PAPER, rule, f"{AC}:{function}", keywords=ANALYTIC, seeded=seeded,
                  title=title, guards=guards)
 
 
 def _sim(check_id: str, rule: str, module: str, function: str, names: tuple[str, ...], figure: bool = False,
          title: str = "", table: TableSpec | None = None, guards: tuple[Guard, ...] = ()) -> Check:
-    return Check(check_id, PAPER, rule, f"{module}:{function}", inputs=designs(*names), config=BOOT,
+    return Check(check_id, PAPER, rule, f"{module}:{function}", inputs=designs(*names), bootstrap=True,
                  figure=figure, title=title, table=table, guards=guards)
 
 
@@ -87,14 +86,14 @@ CHECKS = [
     _analytic("A9", "quantile_thm6_exact_privacy_loss", "check_a9",
               title="Theorem 6: exact per-epoch privacy loss over every removal set",
               guards=(Guard(alternative="the Laplace scale x0.5 (2 eps-DP on the tied tables), same tables"),)),
-    Check("AUDIT-DPSEQ", PAPER, "quantile_audit_dp_seq", "dpbandits.quantile.checks.audits:check_audit", call="settings",
-          config=("quantile.audit",), title="black-box audit of DP-SEQ's first two epochs",
+    Check("AUDIT-DPSEQ", PAPER, "quantile_audit_dp_seq", "dpbandits.quantile.checks.audits:check_audit",
+          keywords={"settings": ("quantile.audit",)}, title="black-box audit of DP-SEQ's first two epochs",
           guards=(Guard(rows="AUDIT-DPSEQ",
                         alternative="noise shrunk x0.5 (2 eps-DP on the audit's tables) and the cross-epoch leak classes"),)),
     _analytic("B1", "quantile_thm1_coverage", "check_b1", title="Theorem 1 coverage", guards=_rates()),
     _analytic("B2", "quantile_lemma1_uniform_coverage", "check_b2", title="Lemma 1", guards=_rates()),
-    Check("F1", PAPER, "quantile_fig1_claims", "dpbandits.quantile.checks.figures:check_f1", call="settings",
-          seeded=False, title="Figure 1's readings",
+    Check("F1", PAPER, "quantile_fig1_claims", "dpbandits.quantile.checks.figures:check_f1",
+          keywords={"settings": ()}, seeded=False, title="Figure 1's readings",
           guards=(Guard(alternative="the stated orders reversed: the exponential curves mirrored in q, both panels' "
                                     "parameters in reverse order"),)),
     # SEQ and the non-private figures (spec 6.2-6.3)
