@@ -62,8 +62,9 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.params import AlgorithmParams, coerce_params
-from dpbandits.quantile import dp_seq, epoch_seq, max_q, qlucb, qpac, seq
+from dpbandits.quantile import dp_seq, epoch_seq, interface, max_q, qlucb, qpac, seq
 from dpbandits.quantile.instances import QuantileInstance
+from dpbandits.quantile.streams import noise_stream, run_streams
 from dpbandits.rng import resolve_seed
 
 __all__ = ["simulate", "QuantileResult", "ALGORITHMS", "SEQParams", "EpochSEQParams", "DPSEQParams",
@@ -162,7 +163,38 @@ class MaxQParams(AlgorithmParams):
 ALGORITHMS: dict[str, type[AlgorithmParams]] = {p.algorithm: p for p in (
     SEQParams, EpochSEQParams, DPSEQParams, QPACParams, QLUCBParams, MaxQParams)}
 _EPOCH = ("epoch_seq", "dp_seq")
-_ENGINES = {"seq": ("fast", "reference"), "epoch_seq": ("fast", "reference"), "dp_seq": ("fast", "reference")}
+ENGINES = ("fast", "reference")
+
+# name -> its fast engine, from (instance, epsilon, typed params, cap, runs, seed)
+_FAST = {
+    "seq": lambda inst, eps, p, cap, runs, seed: seq.simulate_seq(inst, p.delta, cap, runs, seed),
+    "epoch_seq": lambda inst, eps, p, cap, runs, seed: epoch_seq.simulate_epoch_seq(inst, p.delta, runs, seed, cap),
+    "dp_seq": lambda inst, eps, p, cap, runs, seed: dp_seq.simulate_dp_seq(inst, eps, p.delta, runs, seed, cap,
+                                                                           noise_multiplier=p.noise_multiplier),
+    "qpac": lambda inst, eps, p, cap, runs, seed: qpac.simulate_qpac(inst, p.delta, cap, runs, seed, p.approx_eps,
+                                                                     p.variant),
+    "qlucb": lambda inst, eps, p, cap, runs, seed: qlucb.simulate_qlucb(inst, p.delta, cap, runs, seed, p.approx_eps),
+    "max_q": lambda inst, eps, p, cap, runs, seed: max_q.simulate_max_q(inst, p.delta, p.approx_eps, cap, runs, seed),
+}
+
+
+def _fast(name: str, instance, epsilon, p, cap: int, runs: int, seed) -> dict:
+    rec = _FAST[name](instance, epsilon, p, cap, runs, seed)
+    if name in _EPOCH:
+        return {"k_hat": rec.k_hat, "terminated": rec.terminated, "n_final": rec.final_epoch, "pulls": rec.pulls,
+                "elim": rec.elim_epoch, "guard": rec.guard}
+    return {"k_hat": rec.k_hat, "terminated": rec.terminated, "n_final": rec.n_final, "pulls": rec.pulls,
+            "elim": rec.elim_n, "guard": rec.guard}
+
+
+def _reference(name: str, instance, epsilon, p, cap: int, runs: int, seed) -> dict:
+    """Every run of the algorithm's per-sample class (:mod:`dpbandits.quantile.interface`) on the
+    streams of (seed, r), as the fast engines read them."""
+    build = interface.reference_for(name)
+    rows = [interface.run_algorithm(build(instance, epsilon, p, cap, noise_stream(seed, r)), instance,
+                                    run_streams(seed, r, instance.k)) for r in range(runs)]
+    return {f: np.array([r[f] for r in rows], dtype=bool if f == "terminated" else np.int64)
+            for f in interface.RESULT_FIELDS}
 
 
 @dataclass(frozen=True, eq=False)
@@ -252,16 +284,17 @@ def simulate(algorithm: str, instance: QuantileInstance, epsilon: float | None =
 
     ``epsilon``: the privacy parameter of ``dp_seq`` (> 0, finite); the other algorithms are not
     private and take None. ``params``: a mapping or the algorithm's dataclass. ``cap``: per-arm
-    samples or last epoch (module docstring). ``engine``: "fast" or "reference" (the per-step
-    SEQ, or the epoch algorithms on real sorted samples); the baselines have one engine.
+    samples or last epoch (module docstring). ``engine``: "fast" or "reference" (the algorithm's
+    per-sample class, :mod:`dpbandits.quantile.interface`, one Python call per sample: the same
+    records as the fast engine on the same streams; for the epoch algorithms those of their
+    engine with real sorted samples, equal to the fast engine's in distribution).
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
     if not isinstance(instance, QuantileInstance):
         raise ValueError("instance must be a QuantileInstance (dpbandits.quantile.make_instance)")
-    if engine not in _ENGINES.get(algorithm, ("fast",)):
-        raise ValueError(f"engine for {algorithm} must be one of {_ENGINES.get(algorithm, ('fast',))}, "
-                         f"got {engine!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if not isinstance(runs, (int, np.integer)) or runs < 1:
         raise ValueError(f"runs must be an int >= 1, got {runs!r}")
     p = coerce_params(ALGORITHMS[algorithm], params)
@@ -273,22 +306,6 @@ def simulate(algorithm: str, instance: QuantileInstance, epsilon: float | None =
         raise ValueError(f"{algorithm} is not private: epsilon must be None, got {epsilon!r}")
     runs, seed = int(runs), resolve_seed(seed, "quantile", "api")
     cap = _cap(algorithm, instance, p, cap)
-    if algorithm == "seq":
-        run = seq.simulate_seq if engine == "fast" else seq.run_reference
-        rec = run(instance, p.delta, cap, runs, seed)
-    elif algorithm == "qpac":
-        rec = qpac.simulate_qpac(instance, p.delta, cap, runs, seed, p.approx_eps, p.variant)
-    elif algorithm == "qlucb":
-        rec = qlucb.simulate_qlucb(instance, p.delta, cap, runs, seed, p.approx_eps)
-    elif algorithm == "max_q":
-        rec = max_q.simulate_max_q(instance, p.delta, p.approx_eps, cap, runs, seed)
-    elif algorithm == "epoch_seq":
-        rec = epoch_seq.simulate_epoch_seq(instance, p.delta, runs, seed, cap, engine)
-    else:
-        rec = dp_seq.simulate_dp_seq(instance, epsilon, p.delta, runs, seed, cap, engine, p.noise_multiplier)
-    if algorithm in _EPOCH:
-        n_final, elim = rec.final_epoch, rec.elim_epoch
-    else:
-        n_final, elim = rec.n_final, rec.elim_n
+    rec = (_fast if engine == "fast" else _reference)(algorithm, instance, epsilon, p, cap, runs, seed)
     return QuantileResult(algorithm, instance.name, instance.q, instance.best, p.delta, epsilon, cap,
-                          rec.k_hat, rec.terminated, n_final, rec.pulls, elim, rec.guard, p)
+                          rec["k_hat"], rec["terminated"], rec["n_final"], rec["pulls"], rec["elim"], rec["guard"], p)

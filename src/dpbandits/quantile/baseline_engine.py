@@ -16,6 +16,9 @@ which gives the same record because the draws are the same. A run that reaches t
 
 from __future__ import annotations
 
+import bisect
+import math
+
 import numpy as np
 from numba import njit
 
@@ -23,7 +26,7 @@ from dpbandits.quantile.instances import QuantileInstance
 from dpbandits.quantile.seq import SeqRecords
 from dpbandits.quantile.streams import run_streams
 
-__all__ = ["ranked_block", "run_baseline", "fenwick_insert", "order_stat", "top_power"]
+__all__ = ["ranked_block", "run_baseline", "fenwick_insert", "order_stat", "top_power", "ArmSamples", "SequentialReference"]
 
 STOPPED, NEED_MORE, CAPPED = 0, 1, 2
 
@@ -118,3 +121,56 @@ def run_baseline(instance: QuantileInstance, kernel, cap: int, runs: int, seed: 
                       np.array([x["pulls"] for x in rows], dtype=np.int64).reshape(runs, k),
                       np.array([x["elim_n"] for x in rows], dtype=np.int64).reshape(runs, k),
                       np.zeros(runs, dtype=np.int64))
+
+
+class ArmSamples:
+    """The samples of each arm so far, kept sorted: the per-sample references of the baselines
+    (:mod:`dpbandits.quantile.interface`) read their order statistics as the kernels do
+    (:func:`order_stat`: -inf below rank 1, +inf above the count)."""
+
+    def __init__(self, k: int):
+        self.sorted: list[list[float]] = [[] for _ in range(k)]
+
+    def add(self, arm: int, sample: float) -> None:
+        bisect.insort(self.sorted[arm], float(sample))
+
+    def count(self, arm: int) -> int:
+        return len(self.sorted[arm])
+
+    def record(self, k_hat: int) -> dict:
+        """The run's record (the protocol's result) of a baseline that removes no arm: every
+        arm's samples so far, ``n_final`` their total."""
+        pulls = [len(v) for v in self.sorted]
+        return {"k_hat": k_hat, "terminated": k_hat >= 0, "n_final": sum(pulls), "pulls": pulls,
+                "elim": [-1] * len(pulls), "guard": 0}
+
+    def stat(self, arm: int, j: int) -> float:
+        """X_(j) of the arm's samples (1-based j)."""
+        if j < 1:
+            return -math.inf
+        if j > len(self.sorted[arm]):
+            return math.inf
+        return self.sorted[arm][j - 1]
+
+
+class SequentialReference:
+    """Base of the per-sample classes of the baselines that ask for one named arm at a time
+    (QLUCB, Max-Q): ``select`` names ``self._next``, ``_take`` stores the sample that answers it,
+    and the record is :meth:`ArmSamples.record`'s (no arm is removed). A subclass sets
+    ``samples`` (:class:`ArmSamples`), ``_next``, ``k_hat`` and ``done``."""
+
+    samples: ArmSamples
+    _next: int
+    k_hat: int
+    done: bool
+
+    def select(self) -> int:
+        return self._next
+
+    def _take(self, arm: int, sample: float) -> None:
+        if self.done or arm != self._next:
+            raise RuntimeError("update() must follow select() on a running algorithm")
+        self.samples.add(arm, sample)
+
+    def result(self) -> dict:
+        return self.samples.record(self.k_hat)

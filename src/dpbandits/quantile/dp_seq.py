@@ -43,19 +43,20 @@ whatever the noise, so every decision is exact).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from itertools import product
 
 import numpy as np
 
 from dpbandits.mechanisms.laplace import LaplaceMechanism
-from dpbandits.quantile.epoch_seq import EpochRecords, records
+from dpbandits.quantile.epoch_seq import EpochRecords, EpochReference, records
 from dpbandits.quantile.instances import QuantileInstance
-from dpbandits.quantile.sources import OrderStatSource, SampleSource
+from dpbandits.quantile.sources import OrderStatSource, SampleSource, SortedSamples
 from dpbandits.quantile.streams import noise_stream, run_streams
 
 __all__ = ["e_star", "epoch_size", "epoch_ranks", "threshold", "noise_scale", "ell_star",
-           "eliminate", "dp_seq_run", "simulate_dp_seq", "removal_probabilities", "privacy_loss",
-           "epoch_sum_bound", "paper_bound", "elimination_epoch_bound"]
+           "eliminate", "Epoch", "begin_epoch", "end_epoch", "dp_seq_run", "DPSEQReference", "simulate_dp_seq",
+           "removal_probabilities", "privacy_loss", "epoch_sum_bound", "paper_bound", "elimination_epoch_bound"]
 
 
 def e_star(q: float) -> int:
@@ -129,6 +130,59 @@ def eliminate(s: np.ndarray, z: np.ndarray, t: float) -> np.ndarray:
     return removed & ~everything
 
 
+@dataclass(frozen=True)
+class Epoch:
+    """One epoch of Algorithm 2 as it starts: its index, the active set's size m_e, the sample
+    size n_e (line 8), the ranks i, j and range L (line 12), the threshold T_e (line 16) and the
+    noise Z of every ordered pair (line 14; zero on the diagonal)."""
+
+    e: int
+    m: int
+    n_e: int
+    i: int
+    j: int
+    span: int
+    t: float
+    z: np.ndarray
+
+
+def begin_epoch(e: int, m: int, q: float, epsilon: float, delta: float, noise: np.random.Generator,
+                noise_multiplier: float = 1.0) -> Epoch:
+    """Epoch ``e`` with ``m`` active arms: its constants, and its noise drawn from ``noise`` (the
+    m (m - 1) ordered pairs (a, b) in order) before any of its samples is read."""
+    n_e = epoch_size(m, e, epsilon, delta)
+    i, j, span = epoch_ranks(n_e, e, q)
+    mech = LaplaceMechanism(epsilon / (2 * (m - 1)), 1.0, noise_multiplier)
+    z = np.zeros((m, m))
+    z[~np.eye(m, dtype=bool)] = mech.noise(noise, size=m * (m - 1))
+    return Epoch(e, m, n_e, i, j, span, threshold(m, e, epsilon, delta), z)
+
+
+def end_epoch(ep: Epoch, active: list[int], source, trace: list | None = None) -> tuple[list[int], bool]:
+    """Lines 12-16 of epoch ``ep`` on the order statistics of its fresh samples (``source``, after
+    ``source.epoch(active, ep.n_e)``): the arms removed and whether the all-removed guard kept the
+    set. A source with ``exact_window`` reads ell* over its whole range; otherwise only the window
+    W = min(L, ceil(T_e + max |Z|) + 1) that can decide (module docstring)."""
+    m, i, j, t = ep.m, ep.i, ep.j, ep.t
+    w = ep.span if source.exact_window else min(ep.span, int(math.ceil(t + np.abs(ep.z).max())) + 1)
+    ranks = np.concatenate([np.arange(i - w, i + 1), np.arange(j, j + w + 1)])
+    low, up = [], []
+    for a in active:
+        v = source.order_stats(a, ranks)
+        low.append(v[: w + 1][::-1])
+        up.append(v[w + 1:])
+    s = np.zeros((m, m))
+    for x, y in product(range(m), range(m)):
+        if x != y:
+            s[x, y] = max(0, ell_star(low[x], up[y]))
+    removed = eliminate(s, ep.z, t)
+    if trace is not None:
+        trace.append({"epoch": ep.e, "m": m, "n_e": ep.n_e, "i": i, "j": j, "T": t, "arms": list(active),
+                      "s": s, "z": ep.z, "removed": removed})
+    fired = bool(((s + ep.z >= t) & ~np.eye(m, dtype=bool)).any(axis=0).all())
+    return [a for a, r in zip(active, removed, strict=True) if r], fired
+
+
 def dp_seq_run(instance: QuantileInstance, epsilon: float, delta: float, source,
                noise: np.random.Generator, max_epoch: int, noise_multiplier: float = 1.0,
                trace: list | None = None) -> dict:
@@ -141,39 +195,53 @@ def dp_seq_run(instance: QuantileInstance, epsilon: float, delta: float, source,
     e, guard = e_star(q) - 1, 0
     while len(active) > 1 and e < max_epoch:
         e += 1
-        m = len(active)
-        n_e = epoch_size(m, e, epsilon, delta)
-        i, j, span = epoch_ranks(n_e, e, q)
-        t = threshold(m, e, epsilon, delta)
-        mech = LaplaceMechanism(epsilon / (2 * (m - 1)), 1.0, noise_multiplier)
-        z = np.zeros((m, m))
-        z[~np.eye(m, dtype=bool)] = mech.noise(noise, size=m * (m - 1))  # pairs (a, b) in order
-        w = span if source.exact_window else min(span, int(math.ceil(t + np.abs(z).max())) + 1)
-        source.epoch(active, n_e)
-        low, up = [], []
-        ranks = np.concatenate([np.arange(i - w, i + 1), np.arange(j, j + w + 1)])
+        ep = begin_epoch(e, len(active), q, epsilon, delta, noise, noise_multiplier)
+        source.epoch(active, ep.n_e)
         for a in active:
-            pulls[a] += n_e
-            v = source.order_stats(a, ranks)
-            low.append(v[: w + 1][::-1])
-            up.append(v[w + 1:])
-        s = np.zeros((m, m))
-        for x, y in product(range(m), range(m)):
-            if x != y:
-                s[x, y] = max(0, ell_star(low[x], up[y]))
-        removed = eliminate(s, z, t)
-        if trace is not None:
-            trace.append({"epoch": e, "m": m, "n_e": n_e, "i": i, "j": j, "T": t, "arms": list(active),
-                          "s": s, "z": z, "removed": removed})
-        if ((s + z >= t) & ~np.eye(m, dtype=bool)).any(axis=0).all():  # the guard kept A_e
-            guard += 1
-        gone = [a for a, r in zip(active, removed, strict=True) if r]
+            pulls[a] += ep.n_e
+        gone, fired = end_epoch(ep, active, source, trace)
+        guard += fired
         for a in gone:
             active.remove(a)
             elim_epoch[a] = e
     done = len(active) == 1
     return {"k_hat": active[0] if done else -1, "terminated": done, "final_epoch": e,
             "pulls": pulls, "elim_epoch": elim_epoch, "guard": guard}
+
+
+class DPSEQReference(EpochReference):
+    """Algorithm 2 one sample at a time (:class:`~dpbandits.quantile.epoch_seq.EpochReference`):
+    the family's protocol (:class:`dpbandits.quantile.interface.QuantileAlgorithm`). Each epoch
+    draws its noise from ``noise`` as it opens and decides with the same epoch steps as
+    :func:`dp_seq_run` (:func:`begin_epoch`, :func:`end_epoch`), so that on the same reward
+    streams and noise stream it gives :func:`dp_seq_run`'s record with the reference source
+    exactly. ``max_epoch``: the last epoch (a run still undecided there is censored);
+    ``noise_multiplier`` < 1 only as an audit's negative control.
+
+    Privacy (Theorem 6, module docstring): eps-DP under continual observation, neighbouring
+    reward tables differing in one sample."""
+
+    private = True
+    mechanism = ("Laplace(2 (m_e - 1) / eps) on every ordered pair's statistic max{0, ell*_ab} of an epoch "
+                 "(Algorithm 2, line 14)")
+    sensitivity = ("1 per pair statistic; 2 (m_e - 1) statistics per changed sample, so eps per epoch by basic "
+                   "composition; epochs read disjoint samples")
+
+    def __init__(self, k: int, q: float, delta: float, epsilon: float, noise: np.random.Generator,
+                 max_epoch: int = 30, noise_multiplier: float = 1.0):
+        _check_eps(epsilon)
+        self.q, self.delta, self.epsilon = float(q), float(delta), float(epsilon)
+        self.noise, self.noise_multiplier = noise, float(noise_multiplier)
+        super().__init__(k, e_star(self.q), max_epoch)
+
+    def _open(self, e: int) -> int:
+        self.epoch = begin_epoch(e, len(self.active), self.q, self.epsilon, self.delta, self.noise,
+                                 self.noise_multiplier)
+        return self.epoch.n_e
+
+    def _close(self, source: SortedSamples) -> list[int] | None:
+        gone, fired = end_epoch(self.epoch, self.active, source)
+        return None if fired else gone
 
 
 def simulate_dp_seq(instance: QuantileInstance, epsilon: float, delta: float, runs: int,

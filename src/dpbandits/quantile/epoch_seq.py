@@ -24,10 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpbandits.quantile.instances import QuantileInstance
-from dpbandits.quantile.sources import OrderStatSource, SampleSource
+from dpbandits.quantile.sources import OrderStatSource, SampleSource, SortedSamples
 from dpbandits.quantile.streams import run_streams
 
-__all__ = ["first_epoch", "epoch_size", "epoch_seq_run", "simulate_epoch_seq", "EpochRecords"]
+__all__ = ["first_epoch", "epoch_size", "epoch_ranks", "end_epoch", "epoch_seq_run", "EpochReference", "EpochSEQReference",
+           "simulate_epoch_seq", "EpochRecords"]
 
 
 def first_epoch(q: float) -> int:
@@ -58,6 +59,29 @@ class EpochRecords:
         return self.pulls.sum(axis=1)
 
 
+def epoch_ranks(n_e: int, e: int, q: float) -> tuple[int, int]:
+    """The ranks of epoch ``e``'s interval [X_(floor(n_e (q - D_e))), X_(ceil(n_e (q + D_e)))],
+    each clamped to [1, n_e]."""
+    d = 2.0**-e
+    return (min(max(math.floor(n_e * (q - d)), 1), n_e), min(max(math.ceil(n_e * (q + d)), 1), n_e))
+
+
+def end_epoch(e: int, active: list[int], n_e: int, q: float, source) -> list[int] | None:
+    """The arms epoch ``e`` removes, from the order statistics of its fresh samples (``source``,
+    after ``source.epoch(active, n_e)``): i with max_{j != i} LCB_j >= UCB_i on the frozen set;
+    None when that would remove every arm (the all-removed guard keeps the set)."""
+    lo, hi = epoch_ranks(n_e, e, q)
+    ranks = [lo, hi] if hi > lo else [lo]
+    stats = {}
+    for a in active:
+        v = source.order_stats(a, ranks)
+        stats[a] = (v[0], v[-1])
+    lcb = np.array([stats[a][0] for a in active])
+    ucb = np.array([stats[a][1] for a in active])
+    removed = [a for idx, a in enumerate(active) if np.max(np.delete(lcb, idx)) >= ucb[idx]]
+    return None if len(removed) == len(active) else removed
+
+
 def epoch_seq_run(instance: QuantileInstance, delta: float, source, max_epoch: int) -> dict:
     k, q = instance.k, instance.q
     active = list(range(k))
@@ -65,20 +89,12 @@ def epoch_seq_run(instance: QuantileInstance, delta: float, source, max_epoch: i
     e, guard = first_epoch(q) - 1, 0
     while len(active) > 1 and e < max_epoch:
         e += 1
-        d, n_e = 2.0**-e, epoch_size(k, e, delta)
-        lo = min(max(math.floor(n_e * (q - d)), 1), n_e)
-        hi = min(max(math.ceil(n_e * (q + d)), 1), n_e)
+        n_e = epoch_size(k, e, delta)
         source.epoch(active, n_e)
-        ranks = [lo, hi] if hi > lo else [lo]
-        stats = {}
         for a in active:
             pulls[a] += n_e
-            v = source.order_stats(a, ranks)
-            stats[a] = (v[0], v[-1])
-        lcb = np.array([stats[a][0] for a in active])
-        ucb = np.array([stats[a][1] for a in active])
-        removed = [a for idx, a in enumerate(active) if np.max(np.delete(lcb, idx)) >= ucb[idx]]
-        if len(removed) == len(active):
+        removed = end_epoch(e, active, n_e, q, source)
+        if removed is None:
             guard += 1
             continue
         for a in removed:
@@ -87,6 +103,86 @@ def epoch_seq_run(instance: QuantileInstance, delta: float, source, max_epoch: i
     done = len(active) == 1
     return {"k_hat": active[0] if done else -1, "terminated": done, "final_epoch": e,
             "pulls": pulls, "elim_epoch": elim_epoch, "guard": guard}
+
+
+class EpochReference:
+    """The per-sample form of an epoch algorithm (Epoch-SEQ, DP-SEQ), in the family's protocol
+    (:class:`dpbandits.quantile.interface.QuantileAlgorithm`): each epoch asks for its n_e fresh
+    samples of every active arm, arm by arm in index order, then decides on their sorted values
+    (:class:`~dpbandits.quantile.sources.SortedSamples`, the reference source's reading).
+    A subclass opens an epoch (``_open(e)``: its n_e) and closes it (``_close(source)``: the
+    arms it removes, or None when the all-removed guard keeps the set). Epochs run from ``first``
+    to ``max_epoch``; a run still undecided after ``max_epoch`` is censored."""
+
+    def __init__(self, k: int, first: int, max_epoch: int):
+        self.k, self.max_epoch = int(k), int(max_epoch)
+        self.active = list(range(self.k))
+        self.elim, self.pulls = [-1] * self.k, [0] * self.k
+        self.e, self.guard, self.done = first - 1, 0, False
+        self._begin()
+
+    def _open(self, e: int) -> int:
+        raise NotImplementedError
+
+    def _close(self, source: SortedSamples) -> list[int] | None:
+        raise NotImplementedError
+
+    def _begin(self) -> None:
+        if len(self.active) <= 1 or self.e >= self.max_epoch:
+            self.done = True
+            return
+        self.e += 1
+        self.n_e = self._open(self.e)
+        self.samples: dict[int, list[float]] = {a: [] for a in self.active}
+        self._turn = 0  # index into the active arms of the arm being sampled
+
+    def select(self) -> int:
+        return self.active[self._turn]
+
+    def update(self, arm: int, sample: float) -> None:
+        if self.done or arm != self.active[self._turn]:
+            raise RuntimeError("update() must follow select() on a running algorithm")
+        self.samples[arm].append(float(sample))
+        self.pulls[arm] += 1
+        if len(self.samples[arm]) < self.n_e:
+            return
+        self._turn += 1
+        if self._turn < len(self.active):
+            return
+        removed = self._close(SortedSamples(self.samples))
+        if removed is None:
+            self.guard += 1
+        for a in removed or ():
+            self.active.remove(a)
+            self.elim[a] = self.e
+        self._begin()
+
+    def result(self) -> dict:
+        done = len(self.active) == 1
+        return {"k_hat": self.active[0] if done else -1, "terminated": done, "n_final": self.e,
+                "pulls": list(self.pulls), "elim": list(self.elim), "guard": self.guard}
+
+
+class EpochSEQReference(EpochReference):
+    """Epoch-SEQ one sample at a time (:class:`EpochReference`), deciding with
+    :func:`end_epoch`: on the same reward streams it gives :func:`epoch_seq_run`'s record with the
+    reference source exactly. Privacy: none."""
+
+    private = False
+    mechanism = "none"
+    sensitivity = "none"
+
+    def __init__(self, k: int, q: float, delta: float, max_epoch: int = 30):
+        if not 0 < delta < 1 or not 0 < q < 1:
+            raise ValueError("Epoch-SEQ needs delta in (0, 1) and q in (0, 1)")
+        self.q, self.delta = float(q), float(delta)
+        super().__init__(k, first_epoch(self.q), max_epoch)
+
+    def _open(self, e: int) -> int:
+        return epoch_size(self.k, e, self.delta)
+
+    def _close(self, source: SortedSamples) -> list[int] | None:
+        return end_epoch(self.e, self.active, self.n_e, self.q, source)
 
 
 def records(rows: list[dict]) -> EpochRecords:

@@ -30,6 +30,8 @@ from dpbandits.quantile.baseline_engine import (
     CAPPED,
     NEED_MORE,
     STOPPED,
+    ArmSamples,
+    SequentialReference,
     fenwick_insert,
     order_stat,
     run_baseline,
@@ -38,7 +40,7 @@ from dpbandits.quantile.baseline_engine import (
 from dpbandits.quantile.instances import QuantileInstance
 from dpbandits.quantile.seq import SeqRecords
 
-__all__ = ["max_q_constants", "simulate_max_q"]
+__all__ = ["max_q_constants", "simulate_max_q", "MaxQReference"]
 
 
 def max_q_constants(k: int, q: float, delta: float, eps: float) -> tuple[float, int, float]:
@@ -106,3 +108,48 @@ def simulate_max_q(instance: QuantileInstance, delta: float, eps: float, cap: in
         return _max_q_kernel(rank, sorted_vals, size, cap_, counts, elim, lam, big_l, n0, float(stop))
 
     return run_baseline(instance, kernel, int(cap), runs, seed, need)
+
+
+class MaxQReference(SequentialReference):
+    """Max-Q one sample at a time: the family's protocol
+    (:class:`dpbandits.quantile.interface.QuantileAlgorithm`), a plain transcription of the
+    module docstring's rule (the compiled kernel's reference: on the same reward streams it gives
+    :func:`simulate_max_q`'s record exactly): arm 0's N0 samples first, then arm 1's, ...; then
+    the argmax of V_k. ``cap``: per-arm samples (censored there). Privacy: none."""
+
+    private = False
+    mechanism = "none"
+    sensitivity = "none"
+
+    def __init__(self, k: int, q: float, delta: float, cap: int, eps: float):
+        if not 0 < delta < 1:
+            raise ValueError("Max-Q needs delta in (0, 1)")
+        self.k, self.cap = int(k), int(cap)
+        self.big_l, self.n0, self.stop = max_q_constants(self.k, q, delta, eps)
+        self.lam = 1.0 - q
+        self.samples = ArmSamples(self.k)
+        self.vals = [math.inf] * self.k
+        self.k_hat, self._next = -1, 0
+        self.done = self.n0 > self.cap  # censored before the first sample
+
+    def _value(self, arm: int) -> float:
+        n = self.samples.count(arm)
+        m = int(math.floor(self.lam * n - math.sqrt(3.0 * self.lam * n * self.big_l))) + 1
+        return math.inf if m < 1 else self.samples.stat(arm, n - m + 1)
+
+    def update(self, arm: int, sample: float) -> None:
+        self._take(arm, sample)
+        if self.samples.count(arm) < self.n0:
+            return
+        if arm + 1 < self.k and self.samples.count(arm + 1) < self.n0:
+            self.vals[arm] = self._value(arm)
+            self._next = arm + 1
+            return
+        self.vals[arm] = self._value(arm)
+        best = max(range(self.k), key=lambda a: (self.vals[a], -a))
+        if self.samples.count(best) >= self.stop:
+            self.k_hat, self.done = best, True
+        elif self.samples.count(best) >= self.cap:
+            self.done = True
+        else:
+            self._next = best

@@ -35,6 +35,8 @@ from dpbandits.quantile.baseline_engine import (
     CAPPED,
     NEED_MORE,
     STOPPED,
+    ArmSamples,
+    SequentialReference,
     fenwick_insert,
     order_stat,
     run_baseline,
@@ -43,7 +45,7 @@ from dpbandits.quantile.baseline_engine import (
 from dpbandits.quantile.instances import QuantileInstance
 from dpbandits.quantile.seq import SeqRecords
 
-__all__ = ["qlucb_radius", "simulate_qlucb"]
+__all__ = ["qlucb_radius", "simulate_qlucb", "QLUCBReference"]
 
 
 def qlucb_radius(n, alpha: float):
@@ -112,3 +114,49 @@ def simulate_qlucb(instance: QuantileInstance, delta: float, cap: int, runs: int
         return _qlucb_kernel(rank, sorted_vals, size, cap_, counts, elim, instance.q, float(eps), alpha)
 
     return run_baseline(instance, kernel, int(cap), runs, seed, min(int(cap), block))
+
+
+class QLUCBReference(SequentialReference):
+    """QLUCB one sample at a time: the family's protocol
+    (:class:`dpbandits.quantile.interface.QuantileAlgorithm`), a plain transcription of the
+    module docstring's rule (the compiled kernel's reference: on the same reward streams it gives
+    :func:`simulate_qlucb`'s record exactly). ``cap``: per-arm samples (censored there).
+    Privacy: none."""
+
+    private = False
+    mechanism = "none"
+    sensitivity = "none"
+
+    def __init__(self, k: int, q: float, delta: float, cap: int, eps: float = 0.0):
+        if not 0 < delta < 1 or eps < 0:
+            raise ValueError("QLUCB needs delta in (0, 1) and eps >= 0")
+        self.k, self.q, self.eps, self.cap = int(k), float(q), float(eps), int(cap)
+        self.alpha = delta / self.k
+        self.samples = ArmSamples(self.k)
+        self.lo, self.up = [0.0] * self.k, [0.0] * self.k
+        self.k_hat, self.done, self._turn = -1, self.cap < 1, 0
+        self._next = 0  # the first round samples every arm once, in index order
+
+    def _bounds(self, arm: int) -> None:
+        n = self.samples.count(arm)
+        r = math.sqrt(math.log(math.pi**2 * n * n / (3.0 * self.alpha)) / (2.0 * n))
+        self.lo[arm] = self.samples.stat(arm, int(math.floor((self.q + self.eps - r) * n)) + 1)
+        self.up[arm] = self.samples.stat(arm, int(math.floor((self.q + r) * n)) + 1)
+
+    def update(self, arm: int, sample: float) -> None:
+        self._take(arm, sample)
+        self._bounds(arm)
+        if arm + 1 < self.k and self.samples.count(arm + 1) == 0:
+            self._next = arm + 1
+            return
+        h = max(range(self.k), key=lambda a: (self.lo[a], -a))
+        low = max((a for a in range(self.k) if a != h), key=lambda a: (self.up[a], -a))
+        if self.lo[h] >= self.up[low]:
+            self.k_hat, self.done = h, True
+            return
+        nxt = h if self._turn == 0 else low
+        self._turn = 1 - self._turn
+        if self.samples.count(nxt) >= self.cap:
+            self.done = True
+            return
+        self._next = nxt

@@ -35,6 +35,7 @@ from dpbandits.quantile.baseline_engine import (
     CAPPED,
     NEED_MORE,
     STOPPED,
+    ArmSamples,
     fenwick_insert,
     order_stat,
     run_baseline,
@@ -43,7 +44,7 @@ from dpbandits.quantile.baseline_engine import (
 from dpbandits.quantile.instances import QuantileInstance
 from dpbandits.quantile.seq import SeqRecords
 
-__all__ = ["qpac_width", "simulate_qpac", "VARIANTS"]
+__all__ = ["qpac_width", "simulate_qpac", "QPACReference", "VARIANTS"]
 
 VARIANTS = ("strict", "v2")
 
@@ -134,3 +135,80 @@ def simulate_qpac(instance: QuantileInstance, delta: float, cap: int, runs: int,
                             strict)
 
     return run_baseline(instance, kernel, int(cap), runs, seed, min(int(cap), block))
+
+
+class QPACReference:
+    """QPAC one sample at a time: the family's protocol
+    (:class:`dpbandits.quantile.interface.QuantileAlgorithm`), a plain transcription of the
+    module docstring's rule (the compiled kernel's reference: on the same reward streams it gives
+    :func:`simulate_qpac`'s record exactly). A round samples every active arm once, in index
+    order; ``cap``: the last round (censored there). Privacy: none."""
+
+    private = False
+    mechanism = "none"
+    sensitivity = "none"
+
+    def __init__(self, k: int, q: float, delta: float, cap: int, eps: float = 0.0, variant: str = "strict"):
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown QPAC variant {variant!r}; allowed: {', '.join(VARIANTS)}")
+        if not 0 < delta < 1 or eps < 0:
+            raise ValueError("QPAC needs delta in (0, 1) and eps >= 0")
+        self.k, self.tau, self.delta, self.cap, self.eps = int(k), float(q), float(delta), int(cap), float(eps)
+        self.strict = variant == "strict"
+        self.samples = ArmSamples(self.k)
+        self.active = list(range(self.k))
+        self.elim = [-1] * self.k
+        self.t, self.k_hat, self.done = 0, -1, self.cap < 1
+        self._queue: list[int] = []
+
+    def select(self) -> int:
+        if not self._queue:
+            self._queue = list(self.active)
+        return self._queue[0]
+
+    def update(self, arm: int, sample: float) -> None:
+        if self.done or not self._queue or arm != self._queue[0]:
+            raise RuntimeError("update() must follow select() on a running algorithm")
+        self._queue.pop(0)
+        self.samples.add(arm, sample)
+        if not self._queue:
+            self.t += 1
+            self._decide()
+
+    def _q_hat(self, arm: int, p: float) -> float:
+        if p <= 0.0:
+            return -math.inf
+        if p > 1.0:
+            return math.inf
+        return self.samples.stat(arm, int(math.ceil(p * self.t)))
+
+    def _decide(self) -> None:
+        t, tau, eps = self.t, self.tau, self.eps
+        c = math.sqrt(math.log(math.pi**2 * float(self.k) * t * t / (3.0 * self.delta)) / (2.0 * t))
+        lo = {a: self._q_hat(a, tau - c) for a in self.active}
+        up = {a: self._q_hat(a, tau + c) for a in self.active}
+        lo_e = {a: self._q_hat(a, tau + eps - c) for a in self.active}
+        up_e = {a: self._q_hat(a, tau + eps + c) for a in self.active}
+        x_minus = max(lo.values())
+        chosen = -1
+        for a in self.active:
+            other = max((up[b] for b in self.active if b != a or not self.strict), default=-math.inf)
+            ok = other < lo_e[a] if self.strict else other <= lo_e[a]
+            if ok and (chosen < 0 or lo_e[a] > lo_e[chosen]):
+                chosen = a
+        if chosen >= 0:
+            self.k_hat, self.done = chosen, True
+            return
+        for a in [a for a in self.active if up_e[a] < x_minus]:
+            self.active.remove(a)
+            self.elim[a] = t
+        if len(self.active) == 1:
+            self.k_hat, self.done = self.active[0], True
+        elif t >= self.cap:
+            self.done = True
+
+    def result(self) -> dict:
+        terminated = self.k_hat >= 0
+        pulls = [self.t if self.elim[a] < 0 else self.elim[a] for a in range(self.k)]
+        return {"k_hat": self.k_hat, "terminated": terminated, "n_final": self.t, "pulls": pulls,
+                "elim": list(self.elim), "guard": 0}

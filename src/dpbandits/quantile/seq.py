@@ -137,7 +137,12 @@ class SeqRecords:
 
 class SEQReference:
     """Algorithm 1, one pull at a time: ``select()`` names the next arm, ``update`` feeds its
-    reward. Round-robin over the active arms in index order."""
+    reward (the family's protocol, :class:`dpbandits.quantile.interface.QuantileAlgorithm`).
+    Round-robin over the active arms in index order. Privacy: none."""
+
+    private = False
+    mechanism = "none"
+    sensitivity = "none"
 
     def __init__(self, k: int, q: float, delta: float, cap: int):
         if not 0 < delta < 1 or not 0 < q < 1:
@@ -192,7 +197,7 @@ class SEQReference:
         terminated = len(self.active) == 1
         pulls = [self.n if self.elim_n[k] < 0 else self.elim_n[k] for k in range(self.k)]
         return {"k_hat": self.active[0] if terminated else -1, "terminated": terminated,
-                "n_final": self.n, "pulls": pulls, "elim_n": list(self.elim_n), "guard": self.guard}
+                "n_final": self.n, "pulls": pulls, "elim": list(self.elim_n), "guard": self.guard}
 
 
 def run_reference(instance: QuantileInstance, delta: float, cap: int, runs: int,
@@ -214,7 +219,7 @@ def _records(rows: list[dict]) -> SeqRecords:
                       np.array([r["terminated"] for r in rows], dtype=bool),
                       np.array([r["n_final"] for r in rows], dtype=np.int64),
                       np.array([r["pulls"] for r in rows], dtype=np.int64),
-                      np.array([r["elim_n"] for r in rows], dtype=np.int64),
+                      np.array([r["elim"] for r in rows], dtype=np.int64),
                       np.array([r["guard"] for r in rows], dtype=np.int64))
 
 
@@ -485,7 +490,7 @@ def _one_run(instance: QuantileInstance, cap: int, streams, ranks: _RankTable, c
             terminated = bool(active.sum() == 1)
             pulls = np.where(elim_n < 0, n, elim_n)
             return {"k_hat": int(np.flatnonzero(active)[0]) if terminated else -1, "terminated": terminated,
-                    "n_final": int(n), "pulls": pulls.tolist(), "elim_n": elim_n.tolist(), "guard": int(guard)}
+                    "n_final": int(n), "pulls": pulls.tolist(), "elim": elim_n.tolist(), "guard": int(guard)}
         chunk = min(2 * chunk, MAX_CHUNK)
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from dpbandits.quantile.instances import QuantileInstance
 
-__all__ = ["uniform_order_stats", "SampleSource", "OrderStatSource"]
+__all__ = ["uniform_order_stats", "SampleSource", "OrderStatSource", "SortedSamples"]
 
 
 def uniform_order_stats(n: int, ranks, rng: np.random.Generator) -> np.ndarray:
@@ -50,6 +50,20 @@ class SampleSource:
 
     def epoch(self, arms, n_e: int) -> None:
         self.sorted = {a: np.sort(self.instance.sample(a, self.streams[a].random(n_e))) for a in arms}
+
+    def order_stats(self, arm: int, ranks) -> np.ndarray:
+        return self.sorted[arm][np.asarray(ranks, dtype=np.int64) - 1]
+
+
+class SortedSamples:
+    """An epoch's fresh samples already drawn (arm -> its samples, in any order), read as the
+    reference source reads them: sorted, every rank exact. The per-sample epoch algorithms
+    (:mod:`dpbandits.quantile.interface`) decide their epochs on it."""
+
+    exact_window = True
+
+    def __init__(self, samples: dict[int, list[float]]):
+        self.sorted = {a: np.sort(np.asarray(v, dtype=float)) for a, v in samples.items()}
 
     def order_stats(self, arm: int, ranks) -> np.ndarray:
         return self.sorted[arm][np.asarray(ranks, dtype=np.int64) - 1]
