@@ -49,13 +49,12 @@ def test_the_table_names_every_algorithm_of_the_family():
 def test_every_algorithm_implements_the_protocol_and_states_its_privacy(name):
     alg = build(name)
     assert isinstance(alg, QuantileAlgorithm)
-    cls = type(alg)
-    assert cls.private == (name == "dp_seq")
-    assert isinstance(cls.mechanism, str) and isinstance(cls.sensitivity, str)
-    if cls.private:
-        assert "Laplace" in cls.mechanism and "eps" in cls.sensitivity and alg.epsilon == EPSILON[name]
+    assert alg.private == (name == "dp_seq")
+    assert isinstance(alg.mechanism, str) and isinstance(alg.sensitivity, str)
+    if alg.private:
+        assert "Laplace" in alg.mechanism and "eps" in alg.sensitivity and alg.epsilon == EPSILON[name]
     else:
-        assert cls.mechanism == cls.sensitivity == "none"
+        assert alg.mechanism == alg.sensitivity == "none"
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -18,6 +18,8 @@ Modules:
 * :mod:`.epoch_seq` the non-private epoch variant;  :mod:`.dp_seq`  Algorithm 2, DP-SEQ, with its
   exact per-epoch privacy loss; :mod:`.sources`, :mod:`.streams`  order statistics and streams;
 * :mod:`.qpac`, :mod:`.qlucb`, :mod:`.max_q`  baselines of the specification (not in the paper);
+* :mod:`.interface` the family's protocol (``select`` / ``update`` / ``done`` / ``result``), which a
+  per-sample class of every algorithm above implements, and its runner;
 * :mod:`.experiments` the paper's designs (:mod:`.experiments.designs`), Figures 1-4
   (:mod:`.experiments.figures`) and their records (:mod:`.experiments.registry`);
 * :mod:`.checks` the check records (:mod:`.checks.registry`) and the check modules

@@ -49,13 +49,13 @@ from itertools import product
 import numpy as np
 
 from dpbandits.mechanisms.laplace import LaplaceMechanism
-from dpbandits.quantile.epoch_seq import EpochRecords, EpochReference, records
+from dpbandits.quantile.epoch_seq import EpochAlgorithm, EpochRecords, records, run_epochs
 from dpbandits.quantile.instances import QuantileInstance
-from dpbandits.quantile.sources import OrderStatSource, SampleSource, SortedSamples
+from dpbandits.quantile.sources import OrderStatSource, SampleSource
 from dpbandits.quantile.streams import noise_stream, run_streams
 
 __all__ = ["e_star", "epoch_size", "epoch_ranks", "threshold", "noise_scale", "ell_star",
-           "eliminate", "Epoch", "begin_epoch", "end_epoch", "dp_seq_run", "DPSEQReference", "simulate_dp_seq",
+           "eliminate", "Epoch", "begin_epoch", "end_epoch", "DPSEQ", "dp_seq_run", "simulate_dp_seq",
            "removal_probabilities", "privacy_loss", "epoch_sum_bound", "paper_bound", "elimination_epoch_bound"]
 
 
@@ -183,40 +183,12 @@ def end_epoch(ep: Epoch, active: list[int], source, trace: list | None = None) -
     return [a for a, r in zip(active, removed, strict=True) if r], fired
 
 
-def dp_seq_run(instance: QuantileInstance, epsilon: float, delta: float, source,
-               noise: np.random.Generator, max_epoch: int, noise_multiplier: float = 1.0,
-               trace: list | None = None) -> dict:
-    """One run of Algorithm 2. ``noise_multiplier`` < 1 is a deliberately broken mutant (audit
-    negative control). ``trace`` (a list) receives one dict per epoch (m, n_e, i, j, T, s, z)."""
-    _check_eps(epsilon)
-    k, q = instance.k, instance.q
-    active = list(range(k))
-    elim_epoch, pulls = [-1] * k, [0] * k
-    e, guard = e_star(q) - 1, 0
-    while len(active) > 1 and e < max_epoch:
-        e += 1
-        ep = begin_epoch(e, len(active), q, epsilon, delta, noise, noise_multiplier)
-        source.epoch(active, ep.n_e)
-        for a in active:
-            pulls[a] += ep.n_e
-        gone, fired = end_epoch(ep, active, source, trace)
-        guard += fired
-        for a in gone:
-            active.remove(a)
-            elim_epoch[a] = e
-    done = len(active) == 1
-    return {"k_hat": active[0] if done else -1, "terminated": done, "final_epoch": e,
-            "pulls": pulls, "elim_epoch": elim_epoch, "guard": guard}
-
-
-class DPSEQReference(EpochReference):
-    """Algorithm 2 one sample at a time (:class:`~dpbandits.quantile.epoch_seq.EpochReference`):
-    the family's protocol (:class:`dpbandits.quantile.interface.QuantileAlgorithm`). Each epoch
-    draws its noise from ``noise`` as it opens and decides with the same epoch steps as
-    :func:`dp_seq_run` (:func:`begin_epoch`, :func:`end_epoch`), so that on the same reward
-    streams and noise stream it gives :func:`dp_seq_run`'s record with the reference source
-    exactly. ``max_epoch``: the last epoch (a run still undecided there is censored);
-    ``noise_multiplier`` < 1 only as an audit's negative control.
+class DPSEQ(EpochAlgorithm):
+    """Algorithm 2 as an :class:`~dpbandits.quantile.epoch_seq.EpochAlgorithm`: each epoch opens
+    with :func:`begin_epoch` (its noise drawn from ``noise`` before any of its samples is read)
+    and closes with :func:`end_epoch`. ``max_epoch``: the last epoch (a run still undecided there
+    is censored); ``noise_multiplier`` < 1 only as an audit's negative control; ``trace`` (a list)
+    receives one dict per epoch (m, n_e, i, j, T, s, z).
 
     Privacy (Theorem 6, module docstring): eps-DP under continual observation, neighbouring
     reward tables differing in one sample."""
@@ -228,10 +200,10 @@ class DPSEQReference(EpochReference):
                    "composition; epochs read disjoint samples")
 
     def __init__(self, k: int, q: float, delta: float, epsilon: float, noise: np.random.Generator,
-                 max_epoch: int = 30, noise_multiplier: float = 1.0):
+                 max_epoch: int = 30, noise_multiplier: float = 1.0, trace: list | None = None):
         _check_eps(epsilon)
         self.q, self.delta, self.epsilon = float(q), float(delta), float(epsilon)
-        self.noise, self.noise_multiplier = noise, float(noise_multiplier)
+        self.noise, self.noise_multiplier, self.trace = noise, float(noise_multiplier), trace
         super().__init__(k, e_star(self.q), max_epoch)
 
     def _open(self, e: int) -> int:
@@ -239,9 +211,16 @@ class DPSEQReference(EpochReference):
                                  self.noise_multiplier)
         return self.epoch.n_e
 
-    def _close(self, source: SortedSamples) -> list[int] | None:
-        gone, fired = end_epoch(self.epoch, self.active, source)
-        return None if fired else gone
+    def _close(self, source) -> list[int] | None:
+        gone, fired = end_epoch(self.epoch, self.active, source, self.trace)
+        return None if fired else gone  # the guard fired: eliminate() removed nothing
+
+
+def dp_seq_run(instance: QuantileInstance, epsilon: float, delta: float, source,
+               noise: np.random.Generator, max_epoch: int, noise_multiplier: float = 1.0,
+               trace: list | None = None) -> dict:
+    """One run of Algorithm 2 on ``source`` (:class:`DPSEQ`, :func:`run_epochs`)."""
+    return run_epochs(DPSEQ(instance.k, instance.q, delta, epsilon, noise, max_epoch, noise_multiplier, trace), source)
 
 
 def simulate_dp_seq(instance: QuantileInstance, epsilon: float, delta: float, runs: int,

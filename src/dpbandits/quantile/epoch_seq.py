@@ -27,8 +27,8 @@ from dpbandits.quantile.instances import QuantileInstance
 from dpbandits.quantile.sources import OrderStatSource, SampleSource, SortedSamples
 from dpbandits.quantile.streams import run_streams
 
-__all__ = ["first_epoch", "epoch_size", "epoch_ranks", "end_epoch", "epoch_seq_run", "EpochReference", "EpochSEQReference",
-           "simulate_epoch_seq", "EpochRecords"]
+__all__ = ["first_epoch", "epoch_size", "epoch_ranks", "end_epoch", "EpochAlgorithm", "run_epochs", "PerSample",
+           "EpochSEQ", "epoch_seq_run", "simulate_epoch_seq", "EpochRecords"]
 
 
 def first_epoch(q: float) -> int:
@@ -82,80 +82,50 @@ def end_epoch(e: int, active: list[int], n_e: int, q: float, source) -> list[int
     return None if len(removed) == len(active) else removed
 
 
-def epoch_seq_run(instance: QuantileInstance, delta: float, source, max_epoch: int) -> dict:
-    k, q = instance.k, instance.q
-    active = list(range(k))
-    elim_epoch, pulls = [-1] * k, [0] * k
-    e, guard = first_epoch(q) - 1, 0
-    while len(active) > 1 and e < max_epoch:
-        e += 1
-        n_e = epoch_size(k, e, delta)
-        source.epoch(active, n_e)
-        for a in active:
-            pulls[a] += n_e
-        removed = end_epoch(e, active, n_e, q, source)
-        if removed is None:
-            guard += 1
-            continue
-        for a in removed:
-            active.remove(a)
-            elim_epoch[a] = e
-    done = len(active) == 1
-    return {"k_hat": active[0] if done else -1, "terminated": done, "final_epoch": e,
-            "pulls": pulls, "elim_epoch": elim_epoch, "guard": guard}
+class EpochAlgorithm:
+    """An epoch algorithm of the family (Epoch-SEQ, DP-SEQ) in its batched, order-statistic form:
+    each epoch asks for n_e fresh samples of every active arm (:meth:`next_epoch`), then reads a
+    few order statistics of them from a source (:meth:`end_epoch`;
+    :mod:`dpbandits.quantile.sources`: real sorted samples, or the order statistics drawn directly,
+    whose cost does not grow with n_e, so Figure 4's sample sizes stay within reach). One
+    ``source.order_stats(arm, ranks)`` call per active arm and epoch, ranks 1-based and increasing.
+    :func:`run_epochs` drives it on a source; :class:`PerSample` gives it the family's per-sample
+    protocol (:mod:`dpbandits.quantile.interface`).
 
-
-class EpochReference:
-    """The per-sample form of an epoch algorithm (Epoch-SEQ, DP-SEQ), in the family's protocol
-    (:class:`dpbandits.quantile.interface.QuantileAlgorithm`): each epoch asks for its n_e fresh
-    samples of every active arm, arm by arm in index order, then decides on their sorted values
-    (:class:`~dpbandits.quantile.sources.SortedSamples`, the reference source's reading).
-    A subclass opens an epoch (``_open(e)``: its n_e) and closes it (``_close(source)``: the
-    arms it removes, or None when the all-removed guard keeps the set). Epochs run from ``first``
-    to ``max_epoch``; a run still undecided after ``max_epoch`` is censored."""
+    A subclass opens an epoch (``_open(e)``: its n_e) and closes it (``_close(source)``: the arms
+    it removes, or None when the all-removed guard keeps the set). Epochs run from ``first`` to
+    ``max_epoch``; a run still undecided after ``max_epoch`` is censored."""
 
     def __init__(self, k: int, first: int, max_epoch: int):
         self.k, self.max_epoch = int(k), int(max_epoch)
         self.active = list(range(self.k))
         self.elim, self.pulls = [-1] * self.k, [0] * self.k
-        self.e, self.guard, self.done = first - 1, 0, False
-        self._begin()
+        self.e, self.guard = first - 1, 0
 
     def _open(self, e: int) -> int:
         raise NotImplementedError
 
-    def _close(self, source: SortedSamples) -> list[int] | None:
+    def _close(self, source) -> list[int] | None:
         raise NotImplementedError
 
-    def _begin(self) -> None:
+    def next_epoch(self) -> tuple[list[int], int] | None:
+        """The next epoch's arms and n_e (fresh samples of each), or None once it has stopped."""
         if len(self.active) <= 1 or self.e >= self.max_epoch:
-            self.done = True
-            return
+            return None
         self.e += 1
         self.n_e = self._open(self.e)
-        self.samples: dict[int, list[float]] = {a: [] for a in self.active}
-        self._turn = 0  # index into the active arms of the arm being sampled
+        for a in self.active:
+            self.pulls[a] += self.n_e
+        return list(self.active), self.n_e
 
-    def select(self) -> int:
-        return self.active[self._turn]
-
-    def update(self, arm: int, sample: float) -> None:
-        if self.done or arm != self.active[self._turn]:
-            raise RuntimeError("update() must follow select() on a running algorithm")
-        self.samples[arm].append(float(sample))
-        self.pulls[arm] += 1
-        if len(self.samples[arm]) < self.n_e:
-            return
-        self._turn += 1
-        if self._turn < len(self.active):
-            return
-        removed = self._close(SortedSamples(self.samples))
+    def end_epoch(self, source) -> None:
+        """Decide the epoch on the order statistics of its samples (``source``)."""
+        removed = self._close(source)
         if removed is None:
             self.guard += 1
         for a in removed or ():
             self.active.remove(a)
             self.elim[a] = self.e
-        self._begin()
 
     def result(self) -> dict:
         done = len(self.active) == 1
@@ -163,10 +133,61 @@ class EpochReference:
                 "pulls": list(self.pulls), "elim": list(self.elim), "guard": self.guard}
 
 
-class EpochSEQReference(EpochReference):
-    """Epoch-SEQ one sample at a time (:class:`EpochReference`), deciding with
-    :func:`end_epoch`: on the same reward streams it gives :func:`epoch_seq_run`'s record with the
-    reference source exactly. Privacy: none."""
+def run_epochs(algorithm: EpochAlgorithm, source) -> dict:
+    """One run of an epoch algorithm on a source: each epoch's samples drawn by
+    ``source.epoch(arms, n_e)``, its decision read from them."""
+    while (request := algorithm.next_epoch()) is not None:
+        source.epoch(*request)
+        algorithm.end_epoch(source)
+    return algorithm.result()
+
+
+class PerSample:
+    """An :class:`EpochAlgorithm` one sample at a time, in the family's protocol
+    (:class:`dpbandits.quantile.interface.QuantileAlgorithm`): each epoch's n_e samples of every
+    active arm are asked for arm by arm in index order, then read sorted
+    (:class:`~dpbandits.quantile.sources.SortedSamples`), as the reference source reads them, so
+    that on the same reward streams it gives :func:`run_epochs`'s record with that source exactly.
+    Its privacy is the wrapped algorithm's."""
+
+    def __init__(self, algorithm: EpochAlgorithm):
+        self.algorithm = algorithm
+        self.private, self.mechanism = algorithm.private, algorithm.mechanism
+        self.sensitivity, self.epsilon = algorithm.sensitivity, getattr(algorithm, "epsilon", None)
+        self.done = False
+        self._next()
+
+    def _next(self) -> None:
+        request = self.algorithm.next_epoch()
+        if request is None:
+            self.done = True
+            return
+        self.arms, self.n_e = request
+        self.samples: dict[int, list[float]] = {a: [] for a in self.arms}
+        self._turn = 0  # index into the epoch's arms of the arm being sampled
+
+    def select(self) -> int:
+        return self.arms[self._turn]
+
+    def update(self, arm: int, sample: float) -> None:
+        if self.done or arm != self.arms[self._turn]:
+            raise RuntimeError("update() must follow select() on a running algorithm")
+        self.samples[arm].append(float(sample))
+        if len(self.samples[arm]) < self.n_e:
+            return
+        self._turn += 1
+        if self._turn < len(self.arms):
+            return
+        self.algorithm.end_epoch(SortedSamples(self.samples))
+        self._next()
+
+    def result(self) -> dict:
+        return self.algorithm.result()
+
+
+class EpochSEQ(EpochAlgorithm):
+    """Epoch-SEQ (module docstring) as an :class:`EpochAlgorithm`, deciding each epoch with
+    :func:`end_epoch`. Privacy: none."""
 
     private = False
     mechanism = "none"
@@ -181,16 +202,21 @@ class EpochSEQReference(EpochReference):
     def _open(self, e: int) -> int:
         return epoch_size(self.k, e, self.delta)
 
-    def _close(self, source: SortedSamples) -> list[int] | None:
+    def _close(self, source) -> list[int] | None:
         return end_epoch(self.e, self.active, self.n_e, self.q, source)
+
+
+def epoch_seq_run(instance: QuantileInstance, delta: float, source, max_epoch: int) -> dict:
+    """One run of Epoch-SEQ on ``source`` (:func:`run_epochs`)."""
+    return run_epochs(EpochSEQ(instance.k, instance.q, delta, max_epoch), source)
 
 
 def records(rows: list[dict]) -> EpochRecords:
     return EpochRecords(np.array([r["k_hat"] for r in rows], dtype=np.int64),
                         np.array([r["terminated"] for r in rows], dtype=bool),
-                        np.array([r["final_epoch"] for r in rows], dtype=np.int64),
+                        np.array([r["n_final"] for r in rows], dtype=np.int64),
                         np.array([r["pulls"] for r in rows], dtype=np.int64),
-                        np.array([r["elim_epoch"] for r in rows], dtype=np.int64),
+                        np.array([r["elim"] for r in rows], dtype=np.int64),
                         np.array([r["guard"] for r in rows], dtype=np.int64))
 
 

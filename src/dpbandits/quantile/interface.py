@@ -23,8 +23,14 @@ samples; their fast source draws the order statistics directly and agrees in dis
 ``tests/test_quantile_family.py`` holds every algorithm to the protocol's invariants and to its
 engine.
 
-**Table** (:data:`REFERENCES`): each algorithm's per-sample class, built from the arguments of
-:func:`dpbandits.quantile.api.simulate` (``simulate(..., engine="reference")`` runs it).
+The epoch algorithms (Epoch-SEQ, DP-SEQ) are written once, in their batched, order-statistic
+form (:class:`dpbandits.quantile.epoch_seq.EpochAlgorithm`: each epoch asks for n_e fresh samples
+of every active arm and reads a few order statistics of them), which their engines run on a source
+(the fast one draws the order statistics directly, so Figure 4's sample sizes stay within reach)
+and :class:`~dpbandits.quantile.epoch_seq.PerSample` runs one sample at a time.
+
+**Table** (:data:`REFERENCES`): each algorithm in the per-sample protocol, built from the
+arguments of :func:`dpbandits.quantile.api.simulate` (``simulate(..., engine="reference")`` runs it).
 
 Why a researcher's own class does not plug in here yet: see :mod:`dpbandits.quantile.api` (one
 Python call per sample cannot reach Figure 4's private sample sizes, and a black-box audit must
@@ -38,8 +44,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from dpbandits.quantile.dp_seq import DPSEQReference
-from dpbandits.quantile.epoch_seq import EpochSEQReference
+from dpbandits.quantile.dp_seq import DPSEQ
+from dpbandits.quantile.epoch_seq import EpochSEQ, PerSample
 from dpbandits.quantile.instances import QuantileInstance
 from dpbandits.quantile.max_q import MaxQReference
 from dpbandits.quantile.qlucb import QLUCBReference
@@ -90,11 +96,11 @@ def _seq(instance, epsilon, p, cap, noise):
 
 
 def _epoch_seq(instance, epsilon, p, cap, noise):
-    return EpochSEQReference(instance.k, instance.q, p.delta, cap)
+    return PerSample(EpochSEQ(instance.k, instance.q, p.delta, cap))
 
 
 def _dp_seq(instance, epsilon, p, cap, noise):
-    return DPSEQReference(instance.k, instance.q, p.delta, epsilon, noise, cap, p.noise_multiplier)
+    return PerSample(DPSEQ(instance.k, instance.q, p.delta, epsilon, noise, cap, p.noise_multiplier))
 
 
 def _qpac(instance, epsilon, p, cap, noise):
