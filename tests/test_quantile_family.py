@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from dpbandits.params import coerce_params
-from dpbandits.quantile import dp_seq, epoch_seq, make_instance
+from dpbandits.quantile import dp_seq, epoch_seq, make_instance, seq
 from dpbandits.quantile.api import ALGORITHMS, simulate
+from dpbandits.quantile.epoch_seq import EpochAlgorithm
 from dpbandits.quantile.interface import REFERENCES, RESULT_FIELDS, QuantileAlgorithm, run_algorithm
 from dpbandits.quantile.streams import noise_stream, run_streams
 from dpbandits.rng import derive_seed
@@ -129,3 +130,134 @@ def test_the_runner_checks_every_arm_where_it_is_named(arm):
 
     with pytest.raises(ValueError, match=r"Wrong\.select\(t=1\) returned"):
         run_algorithm(Wrong(), INSTANCE, run_streams(np.random.SeedSequence(7), 0, INSTANCE.k))
+
+
+# ---------------------------------------------------------------------------------------------
+# A researcher's own class through the same door (dpbandits.quantile.simulate(MyClass, ...))
+
+
+class MyDPSEQ(EpochAlgorithm):
+    """DP-SEQ as a researcher would write it in the batched form, from the library's pieces."""
+
+    private = True
+
+    def __init__(self, n_arms, q, epsilon, rng, cap, *, delta=0.1, leak=1.0):
+        self.inner = dp_seq.DPSEQ(n_arms, q, delta, epsilon, rng, cap, noise_multiplier=leak)
+
+    def next_epoch(self):
+        return self.inner.next_epoch()
+
+    def end_epoch(self, source):
+        self.inner.end_epoch(source)
+
+    def result(self):
+        return self.inner.result()
+
+
+class MySEQ:
+    """SEQ as a researcher's per-sample class."""
+
+    private = False
+
+    def __init__(self, n_arms, q, epsilon, rng, cap, *, delta=0.05):
+        self.inner = seq.SEQReference(n_arms, q, delta, cap)
+
+    @property
+    def done(self):
+        return self.inner.done
+
+    def select(self):
+        return self.inner.select()
+
+    def update(self, arm, sample):
+        self.inner.update(arm, sample)
+
+    def result(self):
+        return self.inner.result()
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("mine, paper, eps", [(MyDPSEQ, "dp_seq", 4.0), (MySEQ, "seq", None)])
+def test_a_researchers_class_runs_on_the_papers_streams(mine, paper, eps, engine):
+    """Written from the same pieces, a researcher's class gives the paper's algorithm's records
+    exactly: the same reward streams (common random numbers), its own stream the run's noise."""
+    ours = simulate(mine, INSTANCE, eps, runs=4, seed=8, engine=engine)
+    theirs = simulate(paper, INSTANCE, eps, runs=4, seed=8, engine=engine)
+    for field in RESULT_FIELDS:
+        assert np.array_equal(getattr(ours, field), getattr(theirs, field)), field
+    assert ours.algorithm == mine.__name__ and ours.delta == theirs.delta
+
+
+def test_a_researchers_epoch_class_reaches_figure_4s_sample_sizes():
+    out = simulate(MyDPSEQ, make_instance("logn10", q=0.9), 0.1, runs=1, seed=9)
+    assert out.total_pulls[0] > 10**6 and out.correct[0]  # about 4e6 samples, drawn as a few order statistics
+
+
+def test_a_leaky_researchers_class_is_run_as_written_and_its_parameters_kept():
+    """The door runs what it is given: noise shrunk 1000-fold is not refused (its privacy is for
+    an audit to judge, which this family does not run on a researcher's class yet), and the
+    parameters it ran with stay on the result."""
+    leaky = simulate(MyDPSEQ, INSTANCE, 4.0, runs=2, seed=10, params={"leak": 1e-3})
+    assert leaky.params == {"leak": 1e-3} and leaky.delta == 0.1 and leaky.epsilon == 4.0
+
+
+def _epoch_class(next_epoch=None, end_epoch=None, result=None):
+    class Broken(MyDPSEQ):
+        pass
+
+    for name, fn in (("next_epoch", next_epoch), ("end_epoch", end_epoch), ("result", result)):
+        if fn is not None:
+            setattr(Broken, name, fn)
+    return Broken
+
+
+@pytest.mark.parametrize("broken, message", [
+    (_epoch_class(end_epoch=lambda self, src: [src.order_stats(0, [1]), src.order_stats(0, [2])]),
+     r"Broken.end_epoch \(epoch 1\) read arm 0's order statistics twice"),
+    (_epoch_class(end_epoch=lambda self, src: src.order_stats(0, [5, 3])), r"ranks .*strictly increasing"),
+    (_epoch_class(end_epoch=lambda self, src: src.order_stats(7, [1])), r"read arm 7, which the epoch did not sample"),
+    (_epoch_class(next_epoch=lambda self: ([0, 0], 10)), r"Broken.next_epoch\(\) \(epoch 1\) asked for arms \[0, 0\]"),
+    (_epoch_class(next_epoch=lambda self: ([0, 1], 2.5)), r"asked for n_e = 2.5 samples"),
+    (_epoch_class(next_epoch=lambda self: ([0, 1], 10), end_epoch=lambda self, src: None),
+     r"more epochs than its cap 30"),
+    (_epoch_class(result=lambda self: {"k_hat": 5, "terminated": True, "n_final": 1}), r"k_hat = 5"),
+    (_epoch_class(result=lambda self: {"k_hat": 0, "terminated": False, "n_final": 1}), r"terminates exactly"),
+])
+def test_misuse_of_the_door_is_caught_where_it_happens(broken, message):
+    with pytest.raises(ValueError, match=message):
+        simulate(broken, INSTANCE, 4.0, runs=1, seed=11)
+
+
+def test_a_class_that_does_not_fit_is_refused_before_any_run():
+    class NoForm:
+        def __init__(self, n_arms, q, epsilon, rng, cap):
+            pass
+
+    class BadInit(MySEQ):
+        def __init__(self, k, q, delta):
+            pass
+
+    class Endless(MySEQ):
+        done = False
+
+        def __init__(self, n_arms, q, epsilon, rng, cap):
+            pass
+
+        def select(self):
+            return 0
+
+        def update(self, arm, sample):
+            pass
+
+    with pytest.raises(ValueError, match="neither the epoch methods"):
+        simulate(NoForm, INSTANCE, None, runs=1)
+    with pytest.raises(ValueError, match=r"must start with \(n_arms, q, epsilon, rng, cap\)"):
+        simulate(BadInit, INSTANCE, None, runs=1)
+    with pytest.raises(ValueError, match="unknown parameter.*'Delta' for MySEQ; allowed: delta"):
+        simulate(MySEQ, INSTANCE, None, runs=1, params={"Delta": 0.1})
+    with pytest.raises(ValueError, match="MyDPSEQ is private: epsilon must be > 0"):
+        simulate(MyDPSEQ, INSTANCE, None, runs=1)
+    with pytest.raises(ValueError, match=r"give cap"):
+        simulate(Endless, INSTANCE, None, runs=1)
+    with pytest.raises(ValueError, match=r"Endless.select\(\) asked for sample 11 of arm 0, beyond its cap of 10"):
+        simulate(Endless, INSTANCE, None, runs=1, cap=10)

@@ -37,23 +37,27 @@ Seeds: an int is a root seed, ``derive_seed(seed, "quantile", "api")``; a
 per-arm reward streams and the noise stream of (seed, r) (:mod:`dpbandits.quantile.streams`), so
 every algorithm run with the same seed sees the same reward table (common random numbers).
 
-Why there is no "bring your own algorithm" for this family (unlike :mod:`dpbandits.online.interface`):
-the design does not carry over cleanly. (1) Figure 4's private setting (LOGN10, q = 0.85 and 0.9,
-eps down to 0.05) needs 10^6 to 10^8 samples per run; DP-SEQ reaches it only because its engine
-draws the few order statistics each epoch reads (:mod:`dpbandits.quantile.sources`), never the
-samples, while a researcher's per-sample ``select`` / ``update`` class would make one Python call
-per sample (hours per cell). (2) The black-box audit has no generic form here: an informative
-neighbouring pair of reward tables must put the algorithm at its own decision boundary (the
-DP-SEQ audit builds tables whose pairwise statistic sits at the elimination threshold, from the
-algorithm's internals, :mod:`dpbandits.quantile.checks.audits`); a fixed small table, which works for
-bandits at T = 8, gives an algorithm that needs hundreds of samples per arm before its first
-decision nothing to reveal, so every audit would be INCONCLUSIVE. A researcher can still judge
-their algorithm on delta-PAC against SEQ / DP-SEQ with :func:`simulate`'s records (``correct``,
-``censored``) and the streams of :mod:`dpbandits.quantile.streams` (common random numbers).
+Bring your own algorithm: ``simulate(MyClass, instance, epsilon, runs, seed, params)`` runs a
+class of your own on the same per-run reward streams as the paper's algorithms (common random
+numbers), in either form of :mod:`dpbandits.quantile.interface`: an epoch algorithm in the batched
+order-statistic form (``next_epoch() -> (arms, n_e) | None``, ``end_epoch(source)`` reading
+``source.order_stats(arm, ranks)`` once per arm, ``result()``; subclass
+:class:`~dpbandits.quantile.epoch_seq.EpochAlgorithm` for the bookkeeping), which the fast engine
+runs at Figure 4's sample sizes (10^6 to 10^8 per run) because it draws only the order statistics
+read; or a per-sample class (``select()``, ``update(arm, sample)``, ``done``, ``result()``), one
+Python call per sample, for small instances. Its constructor is ``(n_arms, q, epsilon, rng, cap,
+**params)`` (``rng``: its own random stream; ``cap``: the last epoch, or per-arm samples), and
+``private = False`` as a class attribute marks a non-private one. Every arm, rank and record it
+returns is checked where it returns it, with an error naming the class. What it does not get yet:
+a black-box audit (an informative pair of neighbouring reward tables must put the algorithm at its
+own decision boundary, which the DP-SEQ audit builds from DP-SEQ's internals,
+:mod:`dpbandits.quantile.checks.audits`; a fixed small table gives an algorithm that needs
+hundreds of samples per arm before its first decision nothing to reveal) and the workflow's jobs.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass
 from typing import ClassVar
@@ -206,7 +210,8 @@ class QuantileResult:
     end (``seq``, ``qpac``: rounds), the final epoch (``epoch_seq``, ``dp_seq``) or total pulls
     (``qlucb``, ``max_q``); ``pulls``: (runs, K) samples per arm; ``elim``: (runs, K) round or
     epoch at which each arm was removed (-1 never); ``guard``: how often the all-eliminated guard
-    kept the active set."""
+    kept the active set. ``params``: the typed parameters (for a class of your own, the mapping it
+    was given); ``delta``: nan for a class without a ``delta`` parameter."""
 
     algorithm: str
     instance: str
@@ -221,7 +226,7 @@ class QuantileResult:
     pulls: np.ndarray
     elim: np.ndarray
     guard: np.ndarray
-    params: AlgorithmParams
+    params: AlgorithmParams | dict
 
     @property
     def correct(self) -> np.ndarray:
@@ -278,7 +283,47 @@ def _cap(name: str, instance: QuantileInstance, p, cap) -> int:
     return default_cap(instance, p.delta)
 
 
-def simulate(algorithm: str, instance: QuantileInstance, epsilon: float | None = None, runs: int = 1,
+def _check_run_arguments(instance, runs, engine) -> None:
+    if not isinstance(instance, QuantileInstance):
+        raise ValueError("instance must be a QuantileInstance (dpbandits.quantile.make_instance)")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if not isinstance(runs, (int, np.integer)) or runs < 1:
+        raise ValueError(f"runs must be an int >= 1, got {runs!r}")
+
+
+def _simulate_class(cls: type, instance, epsilon, runs, seed, params, cap, engine) -> QuantileResult:
+    """:func:`simulate` of a researcher's class (:mod:`dpbandits.quantile.interface`: an epoch
+    algorithm in the batched order-statistic form, or a per-sample one)."""
+    problems = interface.class_problems(cls)
+    if problems:
+        raise ValueError(f"{cls.__name__} does not implement the quantile family's protocol "
+                         f"(dpbandits.quantile.interface): {'; '.join(problems)}")
+    _check_run_arguments(instance, runs, engine)
+    p = interface.class_params(cls, params)
+    if getattr(cls, "private", True):
+        if epsilon is None or not np.isfinite(epsilon) or not epsilon > 0:
+            raise ValueError(f"{cls.__name__} is private: epsilon must be > 0 and finite, got {epsilon!r}")
+        epsilon = float(epsilon)
+    declared = inspect.signature(cls.__init__).parameters.get("delta")
+    delta = p.get("delta", declared.default if declared is not None else math.nan)
+    delta = float(delta) if isinstance(delta, (int, float)) else math.nan  # the class's confidence, if it has one
+    if cap is None:
+        if interface.class_form(cls) == "epochs":
+            cap = MAX_EPOCH
+        elif math.isfinite(delta):
+            cap = default_cap(instance, delta)
+        else:
+            raise ValueError(f"{cls.__name__}: give cap (per-arm samples), or a delta parameter for the default cap")
+    elif not isinstance(cap, (int, np.integer)) or cap < 1:
+        raise ValueError(f"cap must be an int >= 1, got {cap!r}")
+    seed = resolve_seed(seed, "quantile", "api")
+    rec = interface.run_class(cls, instance, epsilon, p, int(cap), int(runs), seed, engine)
+    return QuantileResult(cls.__name__, instance.name, instance.q, instance.best, delta, epsilon, int(cap),
+                          rec["k_hat"], rec["terminated"], rec["n_final"], rec["pulls"], rec["elim"], rec["guard"], p)
+
+
+def simulate(algorithm: str | type, instance: QuantileInstance, epsilon: float | None = None, runs: int = 1,
              seed=0, params=None, *, cap: int | None = None, engine: str = "fast") -> QuantileResult:
     """Simulate ``runs`` independent runs of ``algorithm`` on ``instance`` (module docstring).
 
@@ -289,14 +334,12 @@ def simulate(algorithm: str, instance: QuantileInstance, epsilon: float | None =
     records as the fast engine on the same streams; for the epoch algorithms those of their
     engine with real sorted samples, equal to the fast engine's in distribution).
     """
+    if isinstance(algorithm, type):
+        return _simulate_class(algorithm, instance, epsilon, runs, seed, params, cap, engine)
     if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
-    if not isinstance(instance, QuantileInstance):
-        raise ValueError("instance must be a QuantileInstance (dpbandits.quantile.make_instance)")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    if not isinstance(runs, (int, np.integer)) or runs < 1:
-        raise ValueError(f"runs must be an int >= 1, got {runs!r}")
+        raise ValueError(f"unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}, or a class of your own "
+                         "(dpbandits.quantile.interface)")
+    _check_run_arguments(instance, runs, engine)
     p = coerce_params(ALGORITHMS[algorithm], params)
     if algorithm == "dp_seq":
         if epsilon is None or not np.isfinite(epsilon) or not epsilon > 0:

@@ -39,21 +39,25 @@ sit at the algorithm's own decision boundary).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from dpbandits.quantile.dp_seq import DPSEQ
-from dpbandits.quantile.epoch_seq import EpochSEQ, PerSample
+from dpbandits.quantile.epoch_seq import EpochSEQ, PerSample, run_epochs
 from dpbandits.quantile.instances import QuantileInstance
 from dpbandits.quantile.max_q import MaxQReference
 from dpbandits.quantile.qlucb import QLUCBReference
 from dpbandits.quantile.qpac import QPACReference
 from dpbandits.quantile.seq import SEQReference
+from dpbandits.quantile.sources import OrderStatSource, SampleSource
+from dpbandits.quantile.streams import noise_stream, run_streams
 from dpbandits.sim.reference import checked_arm
 
-__all__ = ["QuantileAlgorithm", "run_algorithm", "REFERENCES", "RESULT_FIELDS", "reference_for"]
+__all__ = ["QuantileAlgorithm", "run_algorithm", "REFERENCES", "RESULT_FIELDS", "reference_for", "REQUIRED_ARGS",
+           "class_form", "class_problems", "class_params", "CheckedSource", "run_class"]
 
 RESULT_FIELDS = ("k_hat", "terminated", "n_final", "pulls", "elim", "guard")
 
@@ -78,11 +82,11 @@ class QuantileAlgorithm(Protocol):
 
 
 def run_algorithm(algorithm: QuantileAlgorithm, instance: QuantileInstance,
-                  streams: list[np.random.Generator]) -> dict:
+                  streams: list[np.random.Generator], who: str = "") -> dict:
     """Drive one run of ``algorithm`` on ``instance`` until it is done: each requested sample is
     the next draw of the arm's own stream (module docstring). Every arm it names is checked (an
-    integer in [0, K - 1]) where it names it."""
-    who = type(algorithm).__name__
+    integer in [0, K - 1]) where it names it (errors name ``who``, by default its class)."""
+    who = who or type(algorithm).__name__
     n = 0
     while not algorithm.done:
         n += 1
@@ -125,3 +129,175 @@ def reference_for(name: str) -> Callable[..., QuantileAlgorithm]:
     if name not in REFERENCES:
         raise ValueError(f"unknown algorithm {name!r}; allowed: {', '.join(REFERENCES)}")
     return REFERENCES[name]
+
+
+# ---------------------------------------------------------------------------------------------
+# A researcher's own algorithm (dpbandits.quantile.simulate(MyClass, ...))
+
+REQUIRED_ARGS = ("n_arms", "q", "epsilon", "rng", "cap")
+_EPOCH_METHODS = ("next_epoch", "end_epoch", "result")
+_SAMPLE_METHODS = ("select", "update", "result")
+
+
+def class_form(cls) -> str:
+    """"epochs" (the batched order-statistic form of
+    :class:`~dpbandits.quantile.epoch_seq.EpochAlgorithm`), "samples" (the per-sample protocol)
+    or "" (neither)."""
+    if all(callable(getattr(cls, m, None)) for m in _EPOCH_METHODS):
+        return "epochs"
+    if all(callable(getattr(cls, m, None)) for m in _SAMPLE_METHODS):
+        return "samples"
+    return ""
+
+
+def class_problems(cls) -> list[str]:
+    """What keeps a researcher's class from the family's door (empty if nothing): one of the two
+    forms, and a constructor ``(n_arms, q, epsilon, rng, cap, **its parameters)``."""
+    problems = []
+    if not class_form(cls):
+        problems.append(f"it has neither the epoch methods ({', '.join(_EPOCH_METHODS)}) nor the per-sample ones "
+                        f"({', '.join(_SAMPLE_METHODS)})")
+    try:
+        names = list(inspect.signature(cls.__init__).parameters)[1:]
+    except (TypeError, ValueError):
+        return [*problems, "its constructor has no inspectable signature"]
+    if tuple(names[:len(REQUIRED_ARGS)]) != REQUIRED_ARGS:
+        problems.append(f"its constructor must start with ({', '.join(REQUIRED_ARGS)}), got ({', '.join(names)})")
+    return problems
+
+
+def class_params(cls, params) -> dict:
+    """``params`` (a mapping, or None) checked against the keyword parameters of ``cls`` after
+    :data:`REQUIRED_ARGS`: an unknown key is an error naming the allowed ones."""
+    if params is not None and not isinstance(params, Mapping):
+        raise ValueError(f"params for {cls.__name__} must be a mapping, got {type(params).__name__}")
+    allowed = [n for n in list(inspect.signature(cls.__init__).parameters)[1 + len(REQUIRED_ARGS):]
+               if n not in ("args", "kwargs")]
+    unknown = sorted(k for k in (params or {}) if k not in allowed)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for {cls.__name__}; "
+                         f"allowed: {', '.join(allowed) if allowed else 'none (it takes no parameters)'}")
+    return dict(params or {})
+
+
+class CheckedSource:
+    """The source a researcher's epoch algorithm reads, checked where it is used: an epoch names
+    distinct arms in [0, K - 1] and n_e >= 1 fresh samples of each (at most ``max_epochs``
+    epochs), and reads each arm's order statistics once per epoch at strictly increasing ranks in
+    [1, n_e] (a second read of the fast source would draw other order statistics of the same
+    samples). It counts the samples asked of every arm (the record's pulls)."""
+
+    def __init__(self, source, who: str, k: int, max_epochs: int):
+        self.source, self.who, self.k, self.max_epochs = source, who, k, max_epochs
+        self.pulls = [0] * k
+        self.epochs = 0
+        self.arms: set[int] = set()
+        self.read: set[int] = set()
+        self.exact_window = source.exact_window
+
+    def epoch(self, arms, n_e) -> None:
+        self.epochs += 1
+        where = f"{self.who}.next_epoch() (epoch {self.epochs})"
+        if self.epochs > self.max_epochs:
+            raise ValueError(f"{where}: more epochs than its cap {self.max_epochs}; it must return None by then")
+        arms = list(arms)
+        if (not arms or len(set(arms)) != len(arms)
+                or any(isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)) or not 0 <= a < self.k
+                       for a in arms)):
+            raise ValueError(f"{where} asked for arms {arms!r}; allowed: distinct integer arms in [0, {self.k - 1}]")
+        if isinstance(n_e, (bool, np.bool_)) or not isinstance(n_e, (int, np.integer)) or n_e < 1:
+            raise ValueError(f"{where} asked for n_e = {n_e!r} samples; allowed: an integer >= 1")
+        self.n_e, self.arms, self.read = int(n_e), {int(a) for a in arms}, set()
+        for a in self.arms:
+            self.pulls[a] += self.n_e
+        self.source.epoch(sorted(self.arms), self.n_e)
+
+    def order_stats(self, arm, ranks) -> np.ndarray:
+        where = f"{self.who}.end_epoch (epoch {self.epochs})"
+        if arm not in self.arms:
+            raise ValueError(f"{where} read arm {arm!r}, which the epoch did not sample ({sorted(self.arms)})")
+        if arm in self.read:
+            raise ValueError(f"{where} read arm {arm}'s order statistics twice; read every rank it needs in one call")
+        r = np.asarray(ranks)
+        if r.ndim != 1 or r.dtype.kind not in "iu" or (r.size and (r[0] < 1 or r[-1] > self.n_e
+                                                                    or np.any(np.diff(r) <= 0))):
+            raise ValueError(f"{where} asked arm {arm} for ranks {r!r}; allowed: strictly increasing integers in "
+                             f"[1, n_e = {self.n_e}]")
+        self.read.add(arm)
+        return self.source.order_stats(arm, r)
+
+
+class _CountingStream:
+    def __init__(self, rng: np.random.Generator):
+        self.rng, self.draws = rng, 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return self.rng.random()
+
+
+def _checked_record(out, who: str, k: int, pulls: list[int]) -> dict:
+    """A researcher's ``result()`` with the samples the runner counted as its pulls."""
+    if not isinstance(out, Mapping) or any(f not in out for f in ("k_hat", "terminated", "n_final")):
+        raise ValueError(f"{who}.result() must return a mapping with k_hat, terminated and n_final; got {out!r}")
+    k_hat, terminated = out["k_hat"], out["terminated"]
+    if isinstance(k_hat, (bool, np.bool_)) or not isinstance(k_hat, (int, np.integer)) or not -1 <= k_hat < k:
+        raise ValueError(f"{who}.result() gave k_hat = {k_hat!r}; allowed: an integer arm in [0, {k - 1}], or -1")
+    if bool(terminated) != (k_hat >= 0):
+        raise ValueError(f"{who}.result() gave terminated = {terminated!r} with k_hat = {k_hat}; a run terminates "
+                         "exactly when it names an arm")
+    elim = list(out.get("elim", [-1] * k))
+    if len(elim) != k:
+        raise ValueError(f"{who}.result() gave elim of length {len(elim)}; expected one entry per arm ({k})")
+    return {"k_hat": int(k_hat), "terminated": bool(terminated), "n_final": int(out["n_final"]), "pulls": pulls,
+            "elim": [int(e) for e in elim], "guard": int(out.get("guard", 0))}
+
+
+def run_class(cls, instance: QuantileInstance, epsilon: float | None, params: Mapping, cap: int, runs: int,
+              seed: np.random.SeedSequence, engine: str) -> dict:
+    """``runs`` runs of a researcher's class (its form, :func:`class_form`) on the streams of
+    (seed, r), as the paper's algorithms read them: an epoch algorithm on the fast
+    order-statistic source or the sorted samples (``engine``), through :class:`CheckedSource`; a
+    per-sample one sample by sample (:func:`run_algorithm`; at most ``cap`` samples per arm). Its own
+    randomness (``rng``) is run r's noise stream. The record's pulls are the samples the runner
+    counted."""
+    who, k, form = cls.__name__, instance.k, class_form(cls)
+    rows = []
+    for r in range(runs):
+        streams = run_streams(seed, r, k)
+        alg = cls(k, instance.q, epsilon, noise_stream(seed, r), cap, **params)
+        if form == "epochs":
+            source = CheckedSource((OrderStatSource if engine == "fast" else SampleSource)(instance, streams), who, k,
+                                   cap)
+            out, pulls = run_epochs(alg, source), source.pulls
+        else:
+            counting = [_CountingStream(s) for s in streams]
+            run_algorithm(_Capped(alg, k, cap), instance, counting, who)
+            out, pulls = alg.result(), [s.draws for s in counting]
+        rows.append(_checked_record(out, who, k, pulls))
+    return {f: np.array([row[f] for row in rows], dtype=bool if f == "terminated" else np.int64)
+            for f in RESULT_FIELDS}
+
+
+class _Capped:
+    """A per-sample class held to its cap: at most ``cap`` samples of any arm."""
+
+    def __init__(self, algorithm, k: int, cap: int):
+        self.algorithm, self.cap, self.counts = algorithm, cap, [0] * k
+
+    @property
+    def done(self) -> bool:
+        return bool(self.algorithm.done)
+
+    def select(self) -> int:
+        return self.algorithm.select()
+
+    def update(self, arm: int, sample: float) -> None:
+        if self.counts[arm] >= self.cap:
+            raise ValueError(f"{type(self.algorithm).__name__}.select() asked for sample {self.cap + 1} of arm {arm}, "
+                             f"beyond its cap of {self.cap} per arm, without setting done")
+        self.counts[arm] += 1
+        self.algorithm.update(arm, sample)
+
+    def result(self) -> dict:
+        return self.algorithm.result()
