@@ -106,9 +106,9 @@ class Check:
             if not name.isidentifier() or not isinstance(paths, (str, tuple)):
                 raise ValueError(f"check {self.id}: keyword {name!r} must name an argument and map to a config path "
                                  "or a tuple of paths")
-        fixed = set(self.sizes["paper"]) if self.sizes else set()
         if self.sizes and set(self.sizes) != {"paper", "smoke"}:
             raise ValueError(f"check {self.id}: sizes must be given for the scales paper and smoke, got {sorted(self.sizes)}")
+        fixed = set(self.sizes["paper"]) | set(self.sizes["smoke"]) if self.sizes else set()
         if fixed & set(self.keywords):
             raise ValueError(f"check {self.id}: arguments {sorted(fixed & set(self.keywords))} are both sizes and keywords")
 

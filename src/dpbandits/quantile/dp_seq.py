@@ -55,7 +55,7 @@ from dpbandits.quantile.sources import OrderStatSource, SampleSource
 from dpbandits.quantile.streams import noise_stream, run_streams
 
 __all__ = ["e_star", "epoch_size", "epoch_ranks", "threshold", "noise_scale", "ell_star",
-           "eliminate", "Epoch", "begin_epoch", "end_epoch", "DPSEQ", "dp_seq_run", "simulate_dp_seq",
+           "eliminate", "Epoch", "open_epoch", "close_epoch", "DPSEQ", "dp_seq_run", "simulate_dp_seq",
            "removal_probabilities", "privacy_loss", "epoch_sum_bound", "paper_bound", "elimination_epoch_bound"]
 
 
@@ -146,7 +146,7 @@ class Epoch:
     z: np.ndarray
 
 
-def begin_epoch(e: int, m: int, q: float, epsilon: float, delta: float, noise: np.random.Generator,
+def open_epoch(e: int, m: int, q: float, epsilon: float, delta: float, noise: np.random.Generator,
                 noise_multiplier: float = 1.0) -> Epoch:
     """Epoch ``e`` with ``m`` active arms: its constants, and its noise drawn from ``noise`` (the
     m (m - 1) ordered pairs (a, b) in order) before any of its samples is read."""
@@ -158,7 +158,7 @@ def begin_epoch(e: int, m: int, q: float, epsilon: float, delta: float, noise: n
     return Epoch(e, m, n_e, i, j, span, threshold(m, e, epsilon, delta), z)
 
 
-def end_epoch(ep: Epoch, active: list[int], source, trace: list | None = None) -> tuple[list[int], bool]:
+def close_epoch(ep: Epoch, active: list[int], source, trace: list | None = None) -> tuple[list[int], bool]:
     """Lines 12-16 of epoch ``ep`` on the order statistics of its fresh samples (``source``, after
     ``source.epoch(active, ep.n_e)``): the arms removed and whether the all-removed guard kept the
     set. A source with ``exact_window`` reads ell* over its whole range; otherwise only the window
@@ -185,8 +185,8 @@ def end_epoch(ep: Epoch, active: list[int], source, trace: list | None = None) -
 
 class DPSEQ(EpochAlgorithm):
     """Algorithm 2 as an :class:`~dpbandits.quantile.epoch_seq.EpochAlgorithm`: each epoch opens
-    with :func:`begin_epoch` (its noise drawn from ``noise`` before any of its samples is read)
-    and closes with :func:`end_epoch`. ``max_epoch``: the last epoch (a run still undecided there
+    with :func:`open_epoch` (its noise drawn from ``noise`` before any of its samples is read)
+    and closes with :func:`close_epoch`. ``max_epoch``: the last epoch (a run still undecided there
     is censored); ``noise_multiplier`` < 1 only as an audit's negative control; ``trace`` (a list)
     receives one dict per epoch (m, n_e, i, j, T, s, z).
 
@@ -207,12 +207,12 @@ class DPSEQ(EpochAlgorithm):
         super().__init__(k, e_star(self.q), max_epoch)
 
     def _open(self, e: int) -> int:
-        self.epoch = begin_epoch(e, len(self.active), self.q, self.epsilon, self.delta, self.noise,
+        self.epoch = open_epoch(e, len(self.active), self.q, self.epsilon, self.delta, self.noise,
                                  self.noise_multiplier)
         return self.epoch.n_e
 
     def _close(self, source) -> list[int] | None:
-        gone, fired = end_epoch(self.epoch, self.active, source, self.trace)
+        gone, fired = close_epoch(self.epoch, self.active, source, self.trace)
         return None if fired else gone  # the guard fired: eliminate() removed nothing
 
 

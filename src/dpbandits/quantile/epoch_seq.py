@@ -27,7 +27,7 @@ from dpbandits.quantile.instances import QuantileInstance
 from dpbandits.quantile.sources import OrderStatSource, SampleSource, SortedSamples
 from dpbandits.quantile.streams import run_streams
 
-__all__ = ["first_epoch", "epoch_size", "epoch_ranks", "end_epoch", "EpochAlgorithm", "run_epochs", "PerSample",
+__all__ = ["first_epoch", "epoch_size", "interval_ranks", "close_epoch", "EpochAlgorithm", "run_epochs", "PerSample",
            "EpochSEQ", "epoch_seq_run", "simulate_epoch_seq", "EpochRecords"]
 
 
@@ -59,18 +59,18 @@ class EpochRecords:
         return self.pulls.sum(axis=1)
 
 
-def epoch_ranks(n_e: int, e: int, q: float) -> tuple[int, int]:
+def interval_ranks(n_e: int, e: int, q: float) -> tuple[int, int]:
     """The ranks of epoch ``e``'s interval [X_(floor(n_e (q - D_e))), X_(ceil(n_e (q + D_e)))],
     each clamped to [1, n_e]."""
     d = 2.0**-e
     return (min(max(math.floor(n_e * (q - d)), 1), n_e), min(max(math.ceil(n_e * (q + d)), 1), n_e))
 
 
-def end_epoch(e: int, active: list[int], n_e: int, q: float, source) -> list[int] | None:
+def close_epoch(e: int, active: list[int], n_e: int, q: float, source) -> list[int] | None:
     """The arms epoch ``e`` removes, from the order statistics of its fresh samples (``source``,
     after ``source.epoch(active, n_e)``): i with max_{j != i} LCB_j >= UCB_i on the frozen set;
     None when that would remove every arm (the all-removed guard keeps the set)."""
-    lo, hi = epoch_ranks(n_e, e, q)
+    lo, hi = interval_ranks(n_e, e, q)
     ranks = [lo, hi] if hi > lo else [lo]
     stats = {}
     for a in active:
@@ -187,7 +187,7 @@ class PerSample:
 
 class EpochSEQ(EpochAlgorithm):
     """Epoch-SEQ (module docstring) as an :class:`EpochAlgorithm`, deciding each epoch with
-    :func:`end_epoch`. Privacy: none."""
+    :func:`close_epoch`. Privacy: none."""
 
     private = False
     mechanism = "none"
@@ -203,7 +203,7 @@ class EpochSEQ(EpochAlgorithm):
         return epoch_size(self.k, e, self.delta)
 
     def _close(self, source) -> list[int] | None:
-        return end_epoch(self.e, self.active, self.n_e, self.q, source)
+        return close_epoch(self.e, self.active, self.n_e, self.q, source)
 
 
 def epoch_seq_run(instance: QuantileInstance, delta: float, source, max_epoch: int) -> dict:

@@ -11,8 +11,8 @@ QPAC, QLUCB and Max-Q.
     alg.result() -> dict         # k_hat (-1 when censored), terminated, n_final, pulls and elim per
                                  # arm, guard (the fields of dpbandits.quantile.api.QuantileResult)
 
-and states its privacy as class attributes: ``private``, ``mechanism`` (what is released, with
-which noise), ``sensitivity`` (of a released statistic when one sample changes).
+and states its privacy as attributes: ``private``, ``mechanism`` (what is released, with which
+noise), ``sensitivity`` (of a released statistic when one sample changes).
 
 **Runner** (:func:`run_algorithm`): arm k's c-th sample is the c-th draw of arm k's own stream
 (:func:`dpbandits.quantile.streams.run_streams`), whatever the order of the requests, exactly as
@@ -32,9 +32,11 @@ and :class:`~dpbandits.quantile.epoch_seq.PerSample` runs one sample at a time.
 **Table** (:data:`REFERENCES`): each algorithm in the per-sample protocol, built from the
 arguments of :func:`dpbandits.quantile.api.simulate` (``simulate(..., engine="reference")`` runs it).
 
-Why a researcher's own class does not plug in here yet: see :mod:`dpbandits.quantile.api` (one
-Python call per sample cannot reach Figure 4's private sample sizes, and a black-box audit must
-sit at the algorithm's own decision boundary).
+**A researcher's own class** goes through the same door, in either form (:func:`run_class`,
+from :func:`dpbandits.quantile.api.simulate`): an epoch algorithm in the batched form reaches
+Figure 4's sample sizes; every arm, rank and record it returns is checked where it returns it
+(:class:`CheckedSource`). It has no audit and no workflow jobs yet (:mod:`dpbandits.quantile.api`
+says why the audit is not generic here).
 """
 
 from __future__ import annotations
@@ -171,8 +173,10 @@ def class_params(cls, params) -> dict:
     :data:`REQUIRED_ARGS`: an unknown key is an error naming the allowed ones."""
     if params is not None and not isinstance(params, Mapping):
         raise ValueError(f"params for {cls.__name__} must be a mapping, got {type(params).__name__}")
-    allowed = [n for n in list(inspect.signature(cls.__init__).parameters)[1 + len(REQUIRED_ARGS):]
-               if n not in ("args", "kwargs")]
+    rest = list(inspect.signature(cls.__init__).parameters.values())[1 + len(REQUIRED_ARGS):]
+    if any(p.kind == p.VAR_KEYWORD for p in rest):  # it takes any keyword: its own checks apply
+        return dict(params or {})
+    allowed = [p.name for p in rest if p.kind != p.VAR_POSITIONAL]
     unknown = sorted(k for k in (params or {}) if k not in allowed)
     if unknown:
         raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for {cls.__name__}; "
