@@ -68,7 +68,6 @@ import pandas as pd
 from dpbandits.params import AlgorithmParams, coerce_params
 from dpbandits.quantile import dp_seq, epoch_seq, interface, max_q, qlucb, qpac, seq
 from dpbandits.quantile.instances import QuantileInstance
-from dpbandits.quantile.streams import noise_stream, run_streams
 from dpbandits.rng import resolve_seed
 
 __all__ = ["simulate", "QuantileResult", "ALGORITHMS", "SEQParams", "EpochSEQParams", "DPSEQParams",
@@ -189,16 +188,6 @@ def _fast(name: str, instance, epsilon, p, cap: int, runs: int, seed) -> dict:
                 "elim": rec.elim_epoch, "guard": rec.guard}
     return {"k_hat": rec.k_hat, "terminated": rec.terminated, "n_final": rec.n_final, "pulls": rec.pulls,
             "elim": rec.elim_n, "guard": rec.guard}
-
-
-def _reference(name: str, instance, epsilon, p, cap: int, runs: int, seed) -> dict:
-    """Every run of the algorithm's per-sample class (:mod:`dpbandits.quantile.interface`) on the
-    streams of (seed, r), as the fast engines read them."""
-    build = interface.reference_for(name)
-    rows = [interface.run_algorithm(build(instance, epsilon, p, cap, noise_stream(seed, r)), instance,
-                                    run_streams(seed, r, instance.k)) for r in range(runs)]
-    return {f: np.array([r[f] for r in rows], dtype=bool if f == "terminated" else np.int64)
-            for f in interface.RESULT_FIELDS}
 
 
 @dataclass(frozen=True, eq=False)
@@ -349,6 +338,6 @@ def simulate(algorithm: str | type, instance: QuantileInstance, epsilon: float |
         raise ValueError(f"{algorithm} is not private: epsilon must be None, got {epsilon!r}")
     runs, seed = int(runs), resolve_seed(seed, "quantile", "api")
     cap = _cap(algorithm, instance, p, cap)
-    rec = (_fast if engine == "fast" else _reference)(algorithm, instance, epsilon, p, cap, runs, seed)
+    rec = (_fast if engine == "fast" else interface.run_reference)(algorithm, instance, epsilon, p, cap, runs, seed)
     return QuantileResult(algorithm, instance.name, instance.q, instance.best, p.delta, epsilon, cap,
                           rec["k_hat"], rec["terminated"], rec["n_final"], rec["pulls"], rec["elim"], rec["guard"], p)

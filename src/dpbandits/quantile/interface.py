@@ -58,7 +58,7 @@ from dpbandits.quantile.sources import OrderStatSource, SampleSource
 from dpbandits.quantile.streams import noise_stream, run_streams
 from dpbandits.sim.reference import checked_arm
 
-__all__ = ["QuantileAlgorithm", "run_algorithm", "REFERENCES", "RESULT_FIELDS", "reference_for", "REQUIRED_ARGS",
+__all__ = ["QuantileAlgorithm", "run_algorithm", "REFERENCES", "RESULT_FIELDS", "reference_for", "run_reference", "REQUIRED_ARGS",
            "class_form", "class_problems", "class_params", "CheckedSource", "run_class"]
 
 RESULT_FIELDS = ("k_hat", "terminated", "n_final", "pulls", "elim", "guard")
@@ -131,6 +131,21 @@ def reference_for(name: str) -> Callable[..., QuantileAlgorithm]:
     if name not in REFERENCES:
         raise ValueError(f"unknown algorithm {name!r}; allowed: {', '.join(REFERENCES)}")
     return REFERENCES[name]
+
+
+def _arrays(rows: list[dict]) -> dict:
+    """Per-run records as arrays over runs (and arms), one per field of :data:`RESULT_FIELDS`."""
+    return {f: np.array([row[f] for row in rows], dtype=bool if f == "terminated" else np.int64)
+            for f in RESULT_FIELDS}
+
+
+def run_reference(name: str, instance: QuantileInstance, epsilon, params, cap: int, runs: int,
+                  seed: np.random.SeedSequence) -> dict:
+    """Every run of a paper's algorithm in the per-sample protocol (:data:`REFERENCES`) on the
+    streams of (seed, r), as the fast engines read them."""
+    build = reference_for(name)
+    return _arrays([run_algorithm(build(instance, epsilon, params, cap, noise_stream(seed, r)), instance,
+                                  run_streams(seed, r, instance.k)) for r in range(runs)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -279,8 +294,7 @@ def run_class(cls, instance: QuantileInstance, epsilon: float | None, params: Ma
             run_algorithm(_Capped(alg, k, cap), instance, counting, who)
             out, pulls = alg.result(), [s.draws for s in counting]
         rows.append(_checked_record(out, who, k, pulls))
-    return {f: np.array([row[f] for row in rows], dtype=bool if f == "terminated" else np.int64)
-            for f in RESULT_FIELDS}
+    return _arrays(rows)
 
 
 class _Capped:
