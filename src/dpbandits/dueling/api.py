@@ -26,6 +26,12 @@ Traceback (most recent call last):
 ...
 ValueError: unknown parameter(s) 'Variant' for dp_ebs_elimination; allowed: variant, delta, width, width_scale, counter_share, noise_multiplier, audit_rho
 
+``algorithm`` may also be a class of your own in the family's protocol
+(:mod:`dpbandits.dueling.interface`: ``select() -> (left, right)``, ``update(left, right,
+left_won)``, a constructor ``(n_arms, epsilon, horizon, rng, **params)``): it runs on the same
+instance and seeds, its duels checked where it returns them, ``raw`` the list of its runs
+(:class:`~dpbandits.dueling.interface.DuelRun`). It has no workflow jobs and no audit yet.
+
 ``epsilon`` None means non-private (inf): the baselines take None; ``goptimal_dpdb`` and the
 ``nonprivate`` variant of Algorithm 1 accept it. Seeds: an int is a root seed,
 ``derive_seed(seed, "dueling", "api")``; a :class:`numpy.random.SeedSequence` is used as given
@@ -43,6 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from dpbandits.dueling.baseline_result import check_checkpoints
 from dpbandits.dueling.instances import FiniteInstance, LinearInstance
 from dpbandits.rng import resolve_seed
 
@@ -81,7 +88,9 @@ class DuelingResult:
     """Runs of one algorithm: ``regret_pref`` / ``regret_util`` (runs, checkpoints) cumulative
     pseudo-regret in preference and utility units at ``checkpoints`` (``goptimal_dpdb``: at each
     horizon, each its own run); ``raw``: the engine's result (EBSResult, GOptResult or
-    BaselineResult) with every per-run diagnostic; ``config``: the typed configuration."""
+    BaselineResult) with every per-run diagnostic, or the list of
+    :class:`~dpbandits.dueling.interface.DuelRun` of runs in the family's protocol (a baseline's
+    reference, a class of your own); ``config``: the typed configuration (a parameter mapping)."""
 
     algorithm: str
     instance: str
@@ -110,8 +119,11 @@ def simulate(algorithm: str, instance, epsilon: float | None, horizon, runs: int
     """Simulate ``runs`` independent runs of ``algorithm`` (module docstring) on ``instance`` for
     ``horizon`` rounds. ``checkpoints``: increasing rounds in [1, horizon] (default: the horizon;
     not for ``goptimal_dpdb``, whose ``horizon`` may be a list instead). ``engine``: the engine's
-    own choice (Algorithm 1: "fast" | "reference"; Algorithm 2: "batched" | "reference"); None
-    is the fast one."""
+    own choice (Algorithm 1: "fast" | "reference"; Algorithm 2: "batched" | "reference"; the
+    baselines: None, their engine, | "reference", their plain per-round class in the family's
+    protocol); None is the fast one."""
+    if isinstance(algorithm, type):
+        return _simulate_class(algorithm, instance, epsilon, horizon, runs, seed, params, checkpoints, engine)
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
     if not isinstance(runs, (int, np.integer)) or runs < 1:
@@ -142,13 +154,51 @@ def simulate(algorithm: str, instance, epsilon: float | None, horizon, runs: int
         return DuelingResult(algorithm, name, config.epsilon, cps, raw.regret_pref, raw.regret_util, raw, config)
     if epsilon is not None and math.isfinite(epsilon):
         raise ValueError(f"{algorithm} is not private: epsilon must be None, got {epsilon!r}")
-    if engine is not None:
-        raise ValueError(f"{algorithm} has one engine; engine must be None, got {engine!r}")
+    if engine not in (None, "reference"):
+        raise ValueError(f"engine for {algorithm} must be None (its engine) or 'reference', got {engine!r}")
     if params is not None and not isinstance(params, Mapping):
         raise ValueError(f"params for {algorithm} must be a mapping")
     kw = {**_BASELINE_PARAMS.get(algorithm, {}), **dict(params or {})}
     _check_keys(algorithm, dict(params or {}), list(_BASELINE_PARAMS.get(algorithm, {})))
+    if engine == "reference":
+        from dpbandits.dueling.interface import run_reference
+
+        check_checkpoints(horizon, cps)
+        runs_ = run_reference(algorithm, instance, kw, horizon, cps, int(runs), seed)
+        return _from_runs(algorithm, name, math.inf, cps, runs_, kw)
     from dpbandits.dueling.baselines import BASELINES
 
     raw = BASELINES[algorithm](instance, horizon, cps, int(runs), seed, **kw)
     return DuelingResult(algorithm, name, math.inf, cps, raw.regret_pref, raw.regret_util, raw, kw)
+
+
+def _from_runs(algorithm: str, name: str, epsilon: float, cps: np.ndarray, runs: list, config) -> DuelingResult:
+    """A result from runs of the family's protocol (:class:`~dpbandits.dueling.interface.DuelRun`)."""
+    return DuelingResult(algorithm, name, epsilon, cps, np.array([r.regret_pref for r in runs]),
+                         np.array([r.regret_util for r in runs]), runs, config)
+
+
+def _simulate_class(cls, instance, epsilon, horizon, runs, seed, params, checkpoints, engine) -> DuelingResult:
+    """A researcher's class in the family's protocol (module docstring)."""
+    from dpbandits.dueling import interface
+
+    problems = interface.class_problems(cls)
+    if problems:
+        raise ValueError(f"{cls.__name__} cannot run as a dueling algorithm: {'; '.join(problems)} "
+                         "(dpbandits.dueling.interface)")
+    if engine not in (None, "reference"):
+        raise ValueError(f"a class of your own runs on the per-round runner; engine must be None, got {engine!r}")
+    if not isinstance(runs, (int, np.integer)) or isinstance(runs, bool) or runs < 1:
+        raise ValueError(f"runs must be an int >= 1, got {runs!r}")
+    if not isinstance(instance, (FiniteInstance, LinearInstance)):
+        raise ValueError("instance must be a FiniteInstance or LinearInstance (dpbandits.dueling.instances)")
+    if isinstance(horizon, (bool, np.bool_)) or not isinstance(horizon, (int, np.integer)) or horizon < 1:
+        raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
+    eps = math.inf if epsilon is None else float(epsilon)
+    if not eps > 0:
+        raise ValueError(f"epsilon must be > 0 (or None: not private), got {epsilon!r}")
+    kw = interface.class_params(cls, params)
+    horizon = int(horizon)
+    cps = check_checkpoints(horizon, [horizon] if checkpoints is None else checkpoints)
+    out = interface.run_class(cls, instance, eps, kw, horizon, cps, int(runs), resolve_seed(seed, "dueling", "api"))
+    return _from_runs(cls.__name__, getattr(instance, "name", type(instance).__name__), eps, cps, out, kw)

@@ -29,7 +29,7 @@ import numpy as np
 
 from .baseline_result import BaselineResult, Recorder, finite_view
 
-__all__ = ["simulate_doubler"]
+__all__ = ["simulate_doubler", "DoublerReference"]
 
 
 def simulate_doubler(instance, horizon: int, checkpoints: np.ndarray, runs: int,
@@ -107,3 +107,41 @@ def simulate_doubler(instance, horizon: int, checkpoints: np.ndarray, runs: int,
             mu[over], lrate_p[over], lrate_u[over] = mu_n, lp, lu
     final = np.where((n.sum(axis=1) >= last_n.sum(axis=1))[:, None], n, last_n)
     return rec.result("doubler", np.argmax(final, axis=1))
+
+
+class DoublerReference:
+    """Plain per-round Doubler of one run, in the dueling family's protocol
+    (:mod:`dpbandits.dueling.interface`): the left arm is drawn from the previous epoch's multiset
+    and played (the engine books it at its conditional expectation), and UCB1 is fed
+    1{y beats x} = 1 - o_t every round. The engine is tested against it in distribution."""
+
+    private = False
+    mechanism = "none (non-private baseline)"
+    sensitivity = "none (not private)"
+
+    def __init__(self, k: int, rng: np.random.Generator):
+        self.k, self.rng = k, rng
+        self.left = np.zeros(k)
+        self.left[int(rng.integers(0, k))] = 1.0   # the first epoch's multiset: one random arm
+        self.start = 1                               # first round of the current epoch
+        self.t = 0
+        self.n = np.zeros(k)
+        self.s = np.zeros(k)
+
+    def select(self) -> tuple[int, int]:
+        self.t += 1
+        if self.t > 2 * self.start - 1:             # epoch over: its right arms are the next left multiset
+            self.left, self.start = self.n.copy(), self.t
+            self.n, self.s = np.zeros(self.k), np.zeros(self.k)
+        unpulled = np.flatnonzero(self.n == 0)
+        if unpulled.size:
+            y = int(unpulled[0])
+        else:
+            tau = self.t - self.start + 1
+            y = int(np.argmax(self.s / self.n + np.sqrt(2.0 * np.log(tau) / self.n)))
+        x = int(self.rng.choice(self.k, p=self.left / self.left.sum()))
+        return x, y
+
+    def update(self, left: int, right: int, left_won: int) -> None:
+        self.n[right] += 1
+        self.s[right] += 1 - left_won

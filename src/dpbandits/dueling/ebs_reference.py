@@ -24,6 +24,25 @@ from dpbandits.rng import stream_rngs
 
 __all__ = ["EBSTrace", "DPEBSEliminationReference"]
 
+# what each variant releases (ebs_params) and what one user's answer can change in it
+_MECHANISMS = {
+    "r1": "one binary-tree counter per arm (Lemma 2) releases its noisy Borda sum, Laplace noise on every "
+          "tree node at eps_c = counter_share * eps: eps/2-DP by the R1 accounting",
+    "naive": "as r1 with eps_c = eps / (2K) per counter",
+    "literal": "as r1, but the +1 element enters only when o_t = 1: the stream length reveals o_t "
+               "(not DP; the audit's negative control)",
+    "ldp": "randomized response on each answer (kept with probability e^eps / (1 + e^eps)), debiased: eps-LDP",
+    "nonprivate": "none: exact sums",
+}
+_SENSITIVITY = {
+    "r1": "o_t enters its left arm's counter stream at most twice (+o_t, then -o_t when its right arm "
+          "is eliminated), coefficients +1 and -1",
+    "naive": "as r1",
+    "literal": "as r1 in value, but the number of elements depends on o_t",
+    "ldp": "each answer is randomised on its own (local)",
+    "nonprivate": "none (not private)",
+}
+
 
 @dataclass
 class EBSTrace:
@@ -169,18 +188,62 @@ class DPEBSEliminationReference:
                 self.trace.elements.setdefault(r, []).append((j, self.counters[j].t, coef))
         return c
 
+    # the dueling family's protocol (dpbandits.dueling.interface): select, then the user's
+    # answer (drawn from the same ``duels`` stream, u_o after u_b, by step or by the runner), then update
+    @property
+    def private(self) -> bool:
+        return self.config.variant != "nonprivate"
+
+    @property
+    def mechanism(self) -> str:
+        return _MECHANISMS[self.config.variant]
+
+    @property
+    def sensitivity(self) -> str:
+        return _SENSITIVITY[self.config.variant]
+
+    @property
+    def answer_stream(self) -> np.random.Generator:
+        """The ``duels`` stream: u_b for :meth:`select`, then u_o for the user's answer."""
+        return self._duels
+
+    def select(self) -> tuple[int, int]:
+        """The duel (a_t, b_t) of the next round (R5: a_t = argmin n over S, b_t uniform on S,
+        one uniform u_b of the ``duels`` stream); (i^, i^) once committed."""
+        if self.committed:
+            return self.chosen, self.chosen
+        if self.t >= self.horizon:
+            raise RuntimeError("no round left to play")
+        S, nn = self._S, self._n
+        m = len(S)
+        a = min(S, key=lambda i: (nn[i], i))  # argmin n, smallest index on ties (R5)
+        b = S[min(int(self._duels.random() * m), m - 1)]
+        return a, b
+
     def step(self) -> None:
-        """Play round t + 1 (must not be committed)."""
+        """Play round t + 1 (must not be committed): :meth:`select`, the user's answer
+        o_t = 1{u_o < P(a_t, b_t)} (or the o-table's), :meth:`update`."""
         if self.committed or self.t >= self.horizon:
             raise RuntimeError("no round left to play")
+        a, b = self.select()
+        u_o = self._duels.random()
+        o = int(u_o < self._Pl[a][b]) if self.o_table is None else int(self.o_table[self.t])
+        self.update(a, b, o)
+
+    def update(self, left: int, right: int, left_won: int) -> None:
+        """Round t + 1 with the duel (left, right) that :meth:`select` returned and the user's
+        answer o_t = left_won (R6-R8: privatise, count, eliminate)."""
+        if self.committed:  # the duel (i^, i^) to the horizon: nothing is learnt
+            self.t += 1
+            self.left_plays[left] += 1
+            self.plays[left] += 1
+            self.plays[right] += 1
+            return
         self.t += 1
         t, cfg, p = self.t, self.config, self.params
         S, nn = self._S, self._n
         m = len(S)
-        a = min(S, key=lambda i: (nn[i], i))  # argmin n, smallest index on ties (R5)
-        u_b, u_o = self._duels.random(2)
-        b = S[min(int(u_b * m), m - 1)]
-        o = int(u_o < self._Pl[a][b]) if self.o_table is None else int(self.o_table[t - 1])
+        a, b, o = left, right, int(left_won)
         x = float(o)
         if cfg.variant == "ldp":
             flip = self._ldp.random() < p.ldp_flip

@@ -77,7 +77,8 @@ from dpbandits.rng import run_seed, stream_rngs
 
 __all__ = ["GOptConfig", "GOptResult", "PhaseParameters", "phase_parameters", "simulate_goptimal",
            "DesignCache", "DESIGN_CACHE", "ENGINES", "audit_instance", "audit_config", "audit_setup",
-           "audit_codes", "audit_n_codes", "find_sensitive_table", "audit_goptimal", "trace_goptimal", "group_noise"]
+           "audit_codes", "audit_n_codes", "find_sensitive_table", "audit_goptimal", "trace_goptimal", "group_noise",
+           "GOptimalDPDBReference"]
 
 ENGINES = ("batched", "reference")
 T0_MODES = ("paper", "zero", "adaptive")
@@ -441,10 +442,10 @@ def _play_batched(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs):
     return counts, None, n_exp, False
 
 
-def _play_reference(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, z_groups, tape=None):
-    """One phase of the per-round reference: every round drawn and played one at a time. With a
-    :class:`_Tape`, user t answers the tape's fixed o_t (spec 1.4) and every round's group is
-    recorded."""
+def _phase_rounds(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, groups, z_groups):
+    """One phase of the per-round reference, as a generator: every round is drawn and played one at
+    a time; each round yields its :class:`_Duel` and is sent the user's answer o_t back. Returns
+    (counts, wins, exploration rounds, truncated)."""
     cfg = ctx.config
     g = p_exp.size
     counts = [0] * g
@@ -475,7 +476,7 @@ def _play_reference(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, z_g
         while i < g - 1 and u >= cum[i]:
             i += 1
         counts[i] += 1
-        wins[i] += rout.random() < prob[i] if tape is None else tape.answer(i)
+        wins[i] += yield _Duel(i, int(groups[i, 0]), int(groups[i, 1]), prob[i], rout)
         if adaptive:
             v += np.outer(y_exp[i], y_exp[i])
         played += 1
@@ -485,9 +486,25 @@ def _play_reference(ctx, p_exp, y_exp, sched_f, t0, params, remaining, rngs, z_g
             if played >= remaining:
                 return result(True)
             counts[i] += 1
-            wins[i] += rout.random() < prob[i] if tape is None else tape.answer(i)
+            wins[i] += yield _Duel(i, int(groups[i, 0]), int(groups[i, 1]), prob[i], rout)
             played += 1
     return result(False)
+
+
+@dataclass(frozen=True)
+class _Duel:
+    """A round of the reference engine: the privatised group, the duel (left, right) in canonical
+    orientation, the probability that the left arm wins, and the phase's ``outcomes`` stream."""
+
+    group: int
+    left: int
+    right: int
+    p_win: float
+    outcomes: np.random.Generator
+
+    def draw(self) -> int:
+        """The user's answer from the phase's ``outcomes`` stream."""
+        return int(self.outcomes.random() < self.p_win)
 
 
 class _Tape:
@@ -508,9 +525,24 @@ class _Tape:
 
 def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequence, engine: str,
              tape: _Tape | None = None, observer=None):
-    """One run. ``tape`` (reference engine only): fixed answers o_t; ``observer(record)`` is called
-    for every estimated phase with its groups (pairs), play counts, exact win sums, the Laplace
-    draws actually added, the noisy sums o_hat and the rounds [first, last) the phase played."""
+    """One run (:func:`_run_steps`), each round's answer drawn from its phase's ``outcomes`` stream
+    or, with ``tape`` (reference engine only), the tape's fixed o_t."""
+    steps = _run_steps(ctx, horizon, run, run_seed, engine, observer)
+    try:
+        duel = next(steps)
+        while True:
+            duel = steps.send(duel.draw() if tape is None else tape.answer(duel.group))
+    except StopIteration as stop:
+        return stop.value
+
+
+def _run_steps(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequence, engine: str,
+               observer=None):
+    """One run as a generator: the reference engine yields every round's :class:`_Duel` and is sent
+    the user's answer (the batched engine yields nothing); returns (run row, phase rows).
+    ``observer(record)`` is called for every estimated phase with its groups (pairs), play counts,
+    exact win sums, the Laplace draws actually added, the noisy sums o_hat and the rounds
+    [first, last) the phase played."""
     cfg = ctx.config
     params = phase_parameters(cfg, ctx.instance, horizon)
     d = ctx.d
@@ -559,8 +591,8 @@ def _run_one(ctx: _Context, horizon: int, run: int, run_seed: np.random.SeedSequ
             counts, wins, n_exp, truncated = _play_batched(ctx, p_exp, y_groups, sched_f, params.t0, params,
                                                            remaining, rngs)
         else:
-            counts, wins, n_exp, truncated = _play_reference(ctx, p_exp, y_groups, sched_f, params.t0, params,
-                                                             remaining, rngs, z_groups, tape)
+            counts, wins, n_exp, truncated = yield from _phase_rounds(ctx, p_exp, y_groups, sched_f, params.t0,
+                                                                      params, remaining, rngs, groups, z_groups)
         n_l = int(counts.sum())
         pair_regret = ctx.gaps[groups[:, 0]] + ctx.gaps[groups[:, 1]]
         regret_l = math.fsum((counts.astype(float) * pair_regret).tolist())
@@ -673,6 +705,75 @@ def simulate_goptimal(instance: LinearInstance, config: GOptConfig, horizons: np
     params = phase_parameters(config, instance, hz[0])
     return GOptResult(runs_df, phases_df, config, instance.name, engine, params.kappa,
                       time.perf_counter() - t_start, DESIGN_CACHE.seconds - sec0, DESIGN_CACHE.misses - miss0)
+
+
+class GOptimalDPDBReference:
+    """Algorithm 2, one run of the per-round reference engine in the dueling family's protocol
+    (:mod:`dpbandits.dueling.interface`): :meth:`select` is the next round of the phase's schedule
+    (step 3's exploration draws, then step 5's pairs by index, canonical orientation), and
+    :meth:`update` hands the user's answer to the engine; once committed, (x_hat, x_hat). The
+    answers of :attr:`answer_stream` are the engine's own (each phase's ``outcomes`` stream), so
+    the runner reproduces the reference engine's run; ``observer`` as for :func:`trace_goptimal`."""
+
+    def __init__(self, instance: LinearInstance, config: GOptConfig, horizon: int, seed: np.random.SeedSequence,
+                 observer=None):
+        self.config = config
+        self._steps = _run_steps(_Context(instance, config, DESIGN_CACHE), int(horizon), 0, seed, "reference",
+                                 observer)
+        self._duel: _Duel | None = None
+        # answers after a commit before any round (a design of rank 0) teach nothing: their own stream
+        self._outcomes = stream_rngs(seed, ("answers/committed",))["answers/committed"]
+        self.row: dict | None = None   # the engine's run row once the run is decided
+        self.phases: list[dict] = []
+        self._resume(None)
+
+    @property
+    def private(self) -> bool:
+        return self.config.private
+
+    mechanism = ("Laplace(1/eps) noise on the win sum of every (phase, pair) group (step 8); the designs, "
+                 "MLE, eliminations and commit are post-processing of the noisy sums and of public actions")
+    sensitivity = "o_t enters exactly one group of one phase, with coefficient 1: l1-sensitivity 1 per phase"
+
+    def _resume(self, answer) -> None:
+        try:
+            self._duel = next(self._steps) if answer is None else self._steps.send(answer)
+            self._outcomes = self._duel.outcomes
+        except StopIteration as stop:
+            self._duel = None
+            self.row, self.phases = stop.value
+
+    @property
+    def answer_stream(self):
+        """The users' answers of the reference engine: the current phase's ``outcomes`` stream
+        (after the run is decided, the last phase's)."""
+        return _CurrentStream(self)
+
+    def select(self) -> tuple[int, int]:
+        if self._duel is not None:
+            return self._duel.left, self._duel.right
+        chosen = -1 if self.row is None else int(self.row["chosen"])
+        if chosen < 0:
+            raise RuntimeError("GOptimalDPDBReference: no round left to play (the horizon is reached)")
+        return chosen, chosen
+
+    def update(self, left: int, right: int, left_won: int) -> None:
+        if self._duel is None:
+            return
+        if (left, right) != (self._duel.left, self._duel.right):
+            raise ValueError(f"update({left}, {right}, ...) after select() returned "
+                             f"({self._duel.left}, {self._duel.right})")
+        self._resume(int(left_won))
+
+
+class _CurrentStream:
+    """Uniforms from the current phase's ``outcomes`` stream of a :class:`GOptimalDPDBReference`."""
+
+    def __init__(self, algorithm: GOptimalDPDBReference):
+        self._algorithm = algorithm
+
+    def random(self) -> float:
+        return self._algorithm._outcomes.random()
 
 
 def trace_goptimal(instance: LinearInstance, config: GOptConfig, horizon: int, seed: np.random.SeedSequence,

@@ -33,7 +33,7 @@ import numpy as np
 
 from .baseline_result import BaselineResult, Recorder, finite_view
 
-__all__ = ["simulate_if2"]
+__all__ = ["simulate_if2", "IF2Reference"]
 
 _BLOCK = 512
 
@@ -111,3 +111,56 @@ def simulate_if2(instance, horizon: int, checkpoints: np.ndarray, runs: int,
             s[r] = cum[r, block - 1]
             n[r] = nn[r, block - 1]
     return rec.result("if2", bhat)
+
+
+class IF2Reference:
+    """Plain per-round IF2 of one run, in the dueling family's protocol
+    (:mod:`dpbandits.dueling.interface`): each pass duels (b_hat, b) once for every b in W, in a
+    random order (the engine books a pass at its average rate, as if in random order), and the
+    rules above are applied after each complete pass. The engine is tested against it in
+    distribution."""
+
+    private = False
+    mechanism = "none (non-private baseline)"
+    sensitivity = "none (not private)"
+
+    def __init__(self, k: int, horizon: int, rng: np.random.Generator):
+        self.rng = rng
+        self.log_inv_delta = math.log(horizon * k * k)
+        self.bhat = int(rng.integers(0, k))
+        self.wset = np.ones(k, dtype=bool)
+        self.wset[self.bhat] = False
+        self.n = 0
+        self.s = np.zeros(k)          # wins of b_hat over b in the completed passes
+        self.pass_wins = np.zeros(k)
+        self.queue: list[int] = []    # the rest of the current pass
+
+    def select(self) -> tuple[int, int]:
+        if not self.wset.any():
+            return self.bhat, self.bhat
+        if not self.queue:
+            self.queue = [int(b) for b in self.rng.permutation(np.flatnonzero(self.wset))]
+        return self.bhat, self.queue[0]
+
+    def update(self, left: int, right: int, left_won: int) -> None:
+        if not self.wset.any():
+            return
+        self.queue.pop(0)
+        self.pass_wins[right] += left_won
+        if self.queue:
+            return
+        self.n += 1
+        self.s += self.pass_wins
+        self.pass_wins[:] = 0.0
+        ph = self.s / self.n
+        rad = math.sqrt(4.0 * self.log_inv_delta / self.n)
+        elim = self.wset & (ph - rad > 0.5)
+        switch = self.wset & (ph + rad < 0.5)
+        self.wset &= ~elim
+        if switch.any():
+            new = int(np.argmin(np.where(switch, ph, np.inf)))
+            self.wset &= ~(ph > 0.5)      # IF2 pruning
+            self.wset[new] = False
+            self.bhat = new
+            self.n = 0
+            self.s[:] = 0.0

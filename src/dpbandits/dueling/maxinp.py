@@ -35,7 +35,7 @@ from scipy.special import expit
 from .baseline_result import BaselineResult, Recorder
 from .instances import kappa as kappa_fn
 
-__all__ = ["simulate_maxinp", "GAMMA", "CHUNKS"]
+__all__ = ["simulate_maxinp", "GAMMA", "CHUNKS", "MaxInPReference"]
 
 GAMMA = 0.05
 CHUNKS = 8
@@ -112,3 +112,66 @@ def simulate_maxinp(instance, horizon: int, checkpoints: np.ndarray, runs: int,
             done += ln
     w = _newton(w, z, npl, nwin, 3)
     return rec.result("maxinp", np.argmax(w @ x.T, axis=1))
+
+
+class MaxInPReference:
+    """Plain per-round MaxInP of one run, in the dueling family's protocol
+    (:mod:`dpbandits.dueling.interface`): the batched variant above (the MLE and the active set at
+    the geometric rounds, the pair re-chosen at each chunk), but every round's answer drawn and
+    counted on its own (the engine draws a chunk's wins as one binomial). The engine is tested
+    against it in distribution."""
+
+    private = False
+    mechanism = "none (non-private baseline)"
+    sensitivity = "none (not private)"
+
+    def __init__(self, instance, horizon: int, rng: np.random.Generator, kappa_mode: str = "thm"):
+        x = instance.arms
+        self.k, self.d = x.shape
+        self.horizon, self.rng = int(horizon), rng
+        ii, jj = np.meshgrid(np.arange(self.k), np.arange(self.k), indexing="ij")
+        self.ii, self.jj = ii.ravel(), jj.ravel()
+        self.z = x[self.ii] - x[self.jj]
+        self.npl = np.zeros((1, self.k * self.k))
+        self.nwin = np.zeros((1, self.k * self.k))
+        self.v = np.zeros((self.d, self.d))
+        self.kappa = kappa_fn(kappa_mode, instance.s_norm, x, instance.w_star)
+        self.log_inv_delta = math.log(self.horizon)
+        self.t0 = min(10 * self.d, self.horizon)
+        self.w = np.zeros((1, self.d))
+        self.played = 0
+        self.first = True
+        self.batch_end = 0            # the round at which the next batch starts
+        self.pair_ok = self.pidx = None
+        self.in_batch = self.chunk = 0
+
+    def _wn(self) -> np.ndarray:
+        vinv = np.linalg.inv(self.v + 1e-9 * np.eye(self.d))
+        return np.einsum("pd,de,pe->p", self.z, vinv, self.z)
+
+    def select(self) -> tuple[int, int]:
+        t = self.played + 1
+        if t <= self.t0:
+            a = int(self.rng.integers(0, self.k))
+            return a, int((a + self.rng.integers(1, self.k)) % self.k)
+        if t >= self.batch_end:
+            self.batch_end = min(max(t + 1, math.ceil((1 + GAMMA) * t)), self.horizon + 1)
+            self.w = _newton(self.w, self.z, self.npl, self.nwin, 8 if self.first else 3)
+            self.first = False
+            beta = math.sqrt(self.d / 2 * math.log(1 + 2 * t / self.d) + self.log_inv_delta) / self.kappa
+            lcb = (self.w[0] @ self.z.T) + beta * np.sqrt(np.maximum(self._wn(), 0.0))
+            active = np.all(lcb.reshape(self.k, self.k) >= -1e-12, axis=1)
+            self.pair_ok = active[self.ii] & active[self.jj]
+            self.chunk = max(1, math.ceil((self.batch_end - t) / CHUNKS))
+            self.in_batch = 0
+        if self.in_batch % self.chunk == 0:
+            self.pidx = int(np.argmax(np.where(self.pair_ok, self._wn(), -np.inf)))
+        self.in_batch += 1
+        return int(self.ii[self.pidx]), int(self.jj[self.pidx])
+
+    def update(self, left: int, right: int, left_won: int) -> None:
+        p = left * self.k + right
+        self.npl[0, p] += 1
+        self.nwin[0, p] += left_won
+        self.v += np.outer(self.z[p], self.z[p])
+        self.played += 1

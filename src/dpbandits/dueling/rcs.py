@@ -38,7 +38,7 @@ from scipy.special import betainc
 from ._common import argmax_random_ties, crossing_time, ucb_matrix
 from .baseline_result import BaselineResult, Recorder, finite_view
 
-__all__ = ["ALPHA", "simulate_rcs"]
+__all__ = ["ALPHA", "simulate_rcs", "RCSReference"]
 
 ALPHA = 0.51
 _NEVER = np.iinfo(np.int64).max // 4
@@ -105,3 +105,42 @@ def simulate_rcs(instance, horizon: int, checkpoints: np.ndarray, runs: int,
         cnt[rows[act], c[act]] += 1
         rec.duel(act, c, d, np.ones(runs, dtype=np.int64), fin)
     return rec.result("rcs", np.argmax(rec.plays, axis=1))
+
+
+class RCSReference:
+    """Plain per-round RCS of one run, in the dueling family's protocol
+    (:mod:`dpbandits.dueling.interface`): theta is drawn every round, as the original does (the
+    engine draws the champion from theta's exact law instead), so the engine is tested against it
+    in distribution."""
+
+    private = False
+    mechanism = "none (non-private baseline)"
+    sensitivity = "none (not private)"
+
+    def __init__(self, k: int, rng: np.random.Generator, alpha: float = ALPHA):
+        self.k, self.rng, self.alpha = k, rng, float(alpha)
+        self.w = np.zeros((1, k, k))
+        self.chosen = np.zeros(k, dtype=np.int64)  # champion choices
+        self.t = 0
+
+    def select(self) -> tuple[int, int]:
+        self.t += 1
+        k = self.k
+        theta = np.full((k, k), 0.5)
+        for i in range(k):
+            for j in range(i + 1, k):
+                theta[i, j] = self.rng.beta(self.w[0, i, j] + 1.0, self.w[0, j, i] + 1.0)
+                theta[j, i] = 1.0 - theta[i, j]
+        winners = np.flatnonzero(np.all(theta >= 0.5, axis=1))
+        c = int(winners[0]) if winners.size else int(np.argmin(self.chosen))
+        self.chosen[c] += 1
+        u = ucb_matrix(self.w, np.array([self.t]), self.alpha)
+        d = int(argmax_random_ties(u[:, :, c], self.rng, avoid=np.array([c]))[0])
+        return c, d
+
+    def update(self, left: int, right: int, left_won: int) -> None:
+        if left != right:
+            if left_won:
+                self.w[0, left, right] += 1
+            else:
+                self.w[0, right, left] += 1

@@ -15,8 +15,8 @@ only grows through ln t and the state stays frozen until the first round t' at w
 u_jc(t') >= 1/2 (j != c); until then C = {c} (any other arm k needs u_kc >= 1/2 to enter C), B = {c}
 and d = c. The engine computes t' in closed form (``_common.crossing_time``, re-checked with the
 same floating-point formula) and plays (c, c) for the whole stretch in one step; outside such
-stretches it plays one round per step. ``rucb_reference`` is the plain per-round version, used by
-the tests to check that both give the same law.
+stretches it plays one round per step. :class:`RUCBReference` is the plain per-round version in
+the family's protocol, used by the tests to check that both give the same law.
 
 Recommended arm: the arm that took part in most duels.
 """
@@ -28,7 +28,7 @@ import numpy as np
 from ._common import argmax_random_ties, crossing_time, ucb_matrix
 from .baseline_result import BaselineResult, Recorder, finite_view
 
-__all__ = ["ALPHA", "simulate_rucb", "rucb_reference"]
+__all__ = ["ALPHA", "simulate_rucb", "RUCBReference"]
 
 ALPHA = 0.51
 
@@ -95,19 +95,29 @@ def simulate_rucb(instance, horizon: int, checkpoints: np.ndarray, runs: int,
     return rec.result("rucb", np.argmax(rec.plays, axis=1))
 
 
-def rucb_reference(instance, horizon: int, rng: np.random.Generator, alpha: float = ALPHA):
-    """Plain per-round RUCB of one run (for tests): returns the per-round preference regrets."""
-    fin = finite_view(instance)
-    k = fin.k
-    w = np.zeros((1, k, k))
-    bset = np.full(1, -1)
-    out = np.empty(horizon)
-    for t in range(1, horizon + 1):
-        c, d, _, _, bset = _decide(w, np.array([t]), bset, rng, alpha)
-        c, d = int(c[0]), int(d[0])
-        if rng.random() < fin.preference[c, d]:
-            w[0, c, d] += 1
-        else:
-            w[0, d, c] += 1
-        out[t - 1] = fin.regret_pref(c, d)
-    return out
+class RUCBReference:
+    """Plain per-round RUCB of one run, in the dueling family's protocol
+    (:mod:`dpbandits.dueling.interface`): the same decision rule as the engine (:func:`_decide`
+    on one run), so the engine is tested against it in distribution."""
+
+    private = False
+    mechanism = "none (non-private baseline)"
+    sensitivity = "none (not private)"
+
+    def __init__(self, k: int, rng: np.random.Generator, alpha: float = ALPHA):
+        self.rng, self.alpha = rng, float(alpha)
+        self.w = np.zeros((1, k, k))
+        self.bset = np.full(1, -1)
+        self.t = 0
+
+    def select(self) -> tuple[int, int]:
+        self.t += 1
+        c, d, _, _, self.bset = _decide(self.w, np.array([self.t]), self.bset, self.rng, self.alpha)
+        return int(c[0]), int(d[0])
+
+    def update(self, left: int, right: int, left_won: int) -> None:
+        if left != right:  # a self-duel changes no off-diagonal count (the engine skips it too)
+            if left_won:
+                self.w[0, left, right] += 1
+            else:
+                self.w[0, right, left] += 1

@@ -41,7 +41,6 @@ says why the audit is not generic here).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
 
@@ -56,7 +55,7 @@ from dpbandits.quantile.qpac import QPACReference
 from dpbandits.quantile.seq import SEQReference
 from dpbandits.quantile.sources import OrderStatSource, SampleSource
 from dpbandits.quantile.streams import noise_stream, run_streams
-from dpbandits.sim.reference import checked_arm
+from dpbandits.sim.reference import checked_arm, constructor_problems, keyword_params
 
 __all__ = ["QuantileAlgorithm", "run_algorithm", "REFERENCES", "RESULT_FIELDS", "reference_for", "run_reference", "REQUIRED_ARGS",
            "class_form", "class_problems", "class_params", "CheckedSource", "run_class"]
@@ -174,29 +173,13 @@ def class_problems(cls) -> list[str]:
     if not class_form(cls):
         problems.append(f"it has neither the epoch methods ({', '.join(_EPOCH_METHODS)}) nor the per-sample ones "
                         f"({', '.join(_SAMPLE_METHODS)})")
-    try:
-        names = list(inspect.signature(cls.__init__).parameters)[1:]
-    except (TypeError, ValueError):
-        return [*problems, "its constructor has no inspectable signature"]
-    if tuple(names[:len(REQUIRED_ARGS)]) != REQUIRED_ARGS:
-        problems.append(f"its constructor must start with ({', '.join(REQUIRED_ARGS)}), got ({', '.join(names)})")
-    return problems
+    return [*problems, *constructor_problems(cls, REQUIRED_ARGS)]
 
 
 def class_params(cls, params) -> dict:
     """``params`` (a mapping, or None) checked against the keyword parameters of ``cls`` after
     :data:`REQUIRED_ARGS`: an unknown key is an error naming the allowed ones."""
-    if params is not None and not isinstance(params, Mapping):
-        raise ValueError(f"params for {cls.__name__} must be a mapping, got {type(params).__name__}")
-    rest = list(inspect.signature(cls.__init__).parameters.values())[1 + len(REQUIRED_ARGS):]
-    if any(p.kind == p.VAR_KEYWORD for p in rest):  # it takes any keyword: its own checks apply
-        return dict(params or {})
-    allowed = [p.name for p in rest if p.kind != p.VAR_POSITIONAL]
-    unknown = sorted(k for k in (params or {}) if k not in allowed)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for {cls.__name__}; "
-                         f"allowed: {', '.join(allowed) if allowed else 'none (it takes no parameters)'}")
-    return dict(params or {})
+    return keyword_params(cls, params, REQUIRED_ARGS)
 
 
 class CheckedSource:

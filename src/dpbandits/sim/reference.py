@@ -9,11 +9,13 @@ never a float or a negative index that numpy would read as another arm).
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["RunResult", "run_reference", "checked_arm", "checked_arms"]
+__all__ = ["RunResult", "run_reference", "checked_arm", "checked_arms", "constructor_problems", "keyword_params"]
 
 
 @dataclass
@@ -48,6 +50,35 @@ def checked_arms(arms, k: int, copies: int, who: str, t: int) -> np.ndarray:
         raise ValueError(f"{who}.select(t={t}) with copies={copies} returned {shown!r} (dtype {a.dtype}); allowed: "
                          f"integer arms in [0, {k - 1}]")
     return a.astype(np.int64, copy=False)
+
+
+def constructor_problems(cls, required: tuple[str, ...]) -> list[str]:
+    """What is wrong with the constructor of a researcher's class ``cls`` (empty if nothing): it
+    must start with the family's ``required`` arguments, in order."""
+    try:
+        names = list(inspect.signature(cls.__init__).parameters)[1:]
+    except (TypeError, ValueError):
+        return ["its constructor has no inspectable signature"]
+    if tuple(names[:len(required)]) != tuple(required):
+        return [f"its constructor must start with ({', '.join(required)}), got ({', '.join(names)})"]
+    return []
+
+
+def keyword_params(cls, params, required: tuple[str, ...]) -> dict:
+    """``params`` (a mapping, or None) checked against the keyword parameters of ``cls``'s
+    constructor after the family's ``required`` arguments: an unknown key is an error naming the
+    allowed ones (a constructor taking ``**kwargs`` accepts any key; its own checks apply)."""
+    if params is not None and not isinstance(params, Mapping):
+        raise ValueError(f"params for {cls.__name__} must be a mapping, got {type(params).__name__}")
+    rest = list(inspect.signature(cls.__init__).parameters.values())[1 + len(required):]
+    if any(p.kind == p.VAR_KEYWORD for p in rest):
+        return dict(params or {})
+    allowed = [p.name for p in rest if p.kind != p.VAR_POSITIONAL]
+    unknown = sorted(k for k in (params or {}) if k not in allowed)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for {cls.__name__}; "
+                         f"allowed: {', '.join(allowed) if allowed else 'none (it takes no parameters)'}")
+    return dict(params or {})
 
 
 def run_reference(algorithm, env, horizon: int, checkpoints: np.ndarray,
