@@ -174,7 +174,7 @@ class _Returns:
 
 
 @pytest.mark.parametrize(("value", "message"), [
-    ((0, 4), r"_Returns.select\(t=1\) returned 4; allowed: an integer arm in \[0, 3\]"),
+    ((0, 4), r"_Returns.select\(\) in round 1 returned 4; allowed: an integer arm in \[0, 3\]"),
     ((0.0, 1), r"returned 0.0; allowed: an integer arm"),
     (2, r"_Returns.select\(\) in round 1 returned 2; allowed: a pair \(left, right\)"),
     ((0, 1, 2), r"returned \(0, 1, 2\); allowed: a pair"),

@@ -14,7 +14,9 @@ Algorithms (one module each):
 * :mod:`ldpmab` - Algorithm 2 (LDPMAB) and Algorithm 3 (jump-start transfer, reweighted
   multi-source estimator): the exact, event-driven fast engine; presets in :mod:`config`
   (``literal``, ``primary``, ``authors_code``, ``abse``, ``unit_constants``);
-* :mod:`reference` - the plain per-user reference implementation (audit mode);
+* :mod:`reference` - the plain per-user reference implementation (audit mode), the paper's
+  policy in the family's protocol (:mod:`interface`: a server policy and a local randomiser;
+  a researcher's policy runs through ``simulate(MyPolicy, ...)``);
 * :mod:`randomizer` - the user-side Laplace randomiser and its privacy accounting;
 * :mod:`abse` - the non-private ABSE baseline (Algorithm 2 without noise);
 * :mod:`linear` / :mod:`nn` - the "Linear" (Han et al. 2021) and "NN" LDP baselines.

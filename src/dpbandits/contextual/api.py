@@ -27,6 +27,14 @@ Traceback (most recent call last):
 ...
 ValueError: unknown parameter(s) 'Batch' for primary; allowed: private, noise, cb, c_C, n_for_c, c_tau, band, refine_rule, refine_arms, depth_cap, warmup, arm_policy, var_private, var_nonprivate, batch, max_depth, initial_depth
 
+``algorithm`` may also be a policy class of your own in the family's protocol
+(:mod:`dpbandits.contextual.interface`: the server's ``public``, ``act``, ``receive`` and
+``end_batch``, a ``batch`` size, a constructor ``(n_arms, dim, epsilon, horizon, rng, **params)``,
+and a local randomiser, by default the paper's): it runs on the same instance and seeds, target
+users only, its regret the realised pseudo-regret sum_t f*(X_t) - f_{A_t}(X_t) (eq. (1) needs the
+policy's arm law over every bin, which only the paper's policy states), ``raw`` its
+:class:`~dpbandits.contextual.interface.UserRun` per run. It has no workflow jobs and no audit yet.
+
 Seeds: an int is a root seed, ``derive_seed(seed, "contextual", "api")``; run r then uses the
 SeedSequence (entropy, spawn_key + (r,)) of it, as does a single SeedSequence. A list of
 SeedSequences gives each run its own (how the workflow pairs runs across cells by repetition).
@@ -93,14 +101,16 @@ def _source(aux) -> Source:
 class ContextualResult:
     """Runs of one preset: ``regret`` (runs,) cumulative regret over the target users (eq. 1);
     ``raw``: the engine's :class:`~dpbandits.contextual.ldpmab.LDPMABResult` of every run (regret
-    curve per target batch, partition, counts); ``config``: the LDPMABConfig used."""
+    curve per target batch, partition, counts); ``config``: the LDPMABConfig used. For a policy
+    class of your own: the realised pseudo-regret, ``raw`` its
+    :class:`~dpbandits.contextual.interface.UserRun` per run, ``config`` its parameters."""
 
     algorithm: str
     instance: str
     epsilon: float
     horizon: int
     raw: list
-    config: LDPMABConfig
+    config: LDPMABConfig | dict
 
     @property
     def regret(self) -> np.ndarray:
@@ -111,13 +121,14 @@ class ContextualResult:
         return len(self.raw)
 
     def to_frame(self) -> pd.DataFrame:
-        """Tidy table, one row per run: algorithm, epsilon, run, regret, n_leaves, max_depth,
-        n_splits, n_eliminations."""
-        return pd.DataFrame({"algorithm": self.algorithm, "epsilon": self.epsilon, "run": np.arange(self.runs),
-                             "regret": self.regret, "n_leaves": [r.n_leaves for r in self.raw],
-                             "max_depth": [r.max_depth for r in self.raw],
-                             "n_splits": [r.n_splits for r in self.raw],
-                             "n_eliminations": [r.n_eliminations for r in self.raw]})
+        """Tidy table, one row per run: algorithm, epsilon, run, regret, and for the paper's
+        presets n_leaves, max_depth, n_splits, n_eliminations."""
+        table = {"algorithm": self.algorithm, "epsilon": self.epsilon, "run": np.arange(self.runs),
+                 "regret": self.regret}
+        if isinstance(self.config, LDPMABConfig):
+            table.update({name: [getattr(r, name) for r in self.raw]
+                          for name in ("n_leaves", "max_depth", "n_splits", "n_eliminations")})
+        return pd.DataFrame(table)
 
 
 def simulate(algorithm: str, instance, epsilon: float | None, horizon: int, runs: int = 1, seed=0, params=None,
@@ -125,6 +136,8 @@ def simulate(algorithm: str, instance, epsilon: float | None, horizon: int, runs
     """Simulate ``runs`` independent runs of the preset ``algorithm`` on the synthetic
     ``instance`` with ``horizon`` target users of privacy ``epsilon`` (module docstring).
     ``test_point``: a context x whose active arms each run records per target batch (Figure 6)."""
+    if isinstance(algorithm, type):
+        return _simulate_class(algorithm, instance, epsilon, horizon, runs, seed, params, aux, test_point)
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
     if not isinstance(runs, (int, np.integer)) or runs < 1:
@@ -140,3 +153,27 @@ def simulate(algorithm: str, instance, epsilon: float | None, horizon: int, runs
            for s in run_seeds(seed, int(runs))]
     return ContextualResult(algorithm, getattr(instance, "name", type(instance).__name__), eps, int(horizon),
                             raw, config)
+
+
+def _simulate_class(cls, instance, epsilon, horizon, runs, seed, params, aux, test_point) -> ContextualResult:
+    """A researcher's policy class in the family's protocol (module docstring)."""
+    from dpbandits.contextual import interface
+
+    problems = interface.class_problems(cls)
+    if problems:
+        raise ValueError(f"{cls.__name__} cannot run as a contextual policy: {'; '.join(problems)} "
+                         "(dpbandits.contextual.interface)")
+    if tuple(aux) or test_point is not None:
+        raise ValueError(f"{cls.__name__}: aux and test_point are the paper's algorithm's (Algorithm 3, Figure 6); "
+                         "a policy of your own runs on target users only")
+    if not isinstance(runs, (int, np.integer)) or isinstance(runs, bool) or runs < 1:
+        raise ValueError(f"runs must be an int >= 1, got {runs!r}")
+    if isinstance(horizon, (bool, np.bool_)) or not isinstance(horizon, (int, np.integer)) or horizon < 1:
+        raise ValueError(f"horizon (target users) must be an int >= 1, got {horizon!r}")
+    eps = math.inf if epsilon is None else float(epsilon)
+    if not eps > 0:
+        raise ValueError(f"epsilon must be > 0 (or None: not private), got {epsilon!r}")
+    kw = interface.class_params(cls, params)
+    raw = interface.run_class(cls, instance, eps, kw, int(horizon), run_seeds(seed, int(runs)))
+    return ContextualResult(cls.__name__, getattr(instance, "name", type(instance).__name__), eps, int(horizon),
+                            raw, kw)

@@ -20,9 +20,13 @@ audit (really eps / noise_multiplier-LDP).
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
-__all__ = ["NOISE_MODES", "noise_scale", "report", "report_batch", "privacy_loss", "messages_per_user"]
+__all__ = ["NOISE_MODES", "noise_scale", "report", "report_batch", "privacy_loss", "messages_per_user",
+           "PublicPartition", "Report", "LaplaceRandomizer"]
 
 NOISE_MODES = ("faithful", "inbin_only")
 
@@ -87,3 +91,72 @@ def messages_per_user(active: np.ndarray) -> int:
     """Number of (bin, arm) reports each user sends: sum over active bins of |A_B| (U~ and V~
     each), whatever the user's own bin (spec U-PRIV-2)."""
     return int(np.asarray(active, dtype=bool).sum())
+
+
+@dataclass(frozen=True)
+class PublicPartition:
+    """What the server broadcasts to the users of a batch: the bins of the active partition
+    (boxes [lo, hi) of [0, 1]^d, closed at 1) and the (bins, K) mask of the active (bin, arm)
+    pairs. Public: it depends on earlier batches' noisy releases only."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    active: np.ndarray
+
+    def bin_of(self, x: np.ndarray) -> int:
+        """The one bin that contains the context x."""
+        x = np.asarray(x, dtype=float)
+        inside = np.all((x >= self.lo) & ((x < self.hi) | ((self.hi == 1.0) & (x <= 1.0))), axis=1)
+        if inside.sum() != 1:
+            raise ValueError(f"the bins do not partition the context {x!r}: {int(inside.sum())} contain it")
+        return int(inside.argmax())
+
+
+@dataclass(frozen=True)
+class Report:
+    """One user's release: the (bins, K) arrays U~ and V~ (zero where nothing is sent) and the
+    number of entries sent of each."""
+
+    u: np.ndarray
+    v: np.ndarray
+    sent: int
+
+
+class LaplaceRandomizer:
+    """The user-side randomiser of the module docstring in the contextual family's protocol
+    (:mod:`dpbandits.contextual.interface`): :meth:`release` runs on the user's side with the
+    user's context, arm and reward and the public partition, drawing its Laplace noise from
+    ``rng`` (U~ then V~, in the order of the reference's users). ``private`` defaults to a finite
+    epsilon."""
+
+    def __init__(self, epsilon: float, rng: np.random.Generator, private: bool | None = None,
+                 noise: str = "faithful"):
+        if noise not in NOISE_MODES:
+            raise ValueError(f"noise must be one of {NOISE_MODES}, got {noise!r}")
+        private = math.isfinite(epsilon) if private is None else bool(private)
+        self.epsilon, self.rng, self.private, self.noise = epsilon, rng, private, noise
+        self.scale = 4.0 / epsilon if self.private else 0.0
+
+    @property
+    def mechanism(self) -> str:
+        if not self.private:
+            return "none: exact indicators (not private)"
+        return ("Laplace(4/eps) on every reported (bin, arm) entry of U~ and V~" +
+                ("; only the user's own bin is reported, which reveals it (not LDP: the authors' code)"
+                 if self.noise == "inbin_only" else ", every active pair reported whatever the user's bin: eps-LDP"))
+
+    sensitivity = "||U(z) - U(z')||_1 <= 2 and ||V(z) - V(z')||_1 <= 2 over the reported entries"
+
+    def release(self, x, arm: int, reward: float, public: PublicPartition) -> Report:
+        j = public.bin_of(x)
+        mask = public.active
+        if self.noise == "inbin_only":
+            mask = np.zeros_like(public.active)
+            mask[j] = public.active[j]
+        u = np.zeros(public.active.shape)
+        u[j, arm] = 1.0 if mask[j, arm] else 0.0
+        if not self.private:
+            return Report(u, reward * u, int(mask.sum()))
+        u_noisy = np.where(mask, u + self.scale * self.rng.laplace(size=u.shape), 0.0)
+        v_noisy = np.where(mask, reward * u + self.scale * self.rng.laplace(size=u.shape), 0.0)
+        return Report(u_noisy, v_noisy, int(mask.sum()))

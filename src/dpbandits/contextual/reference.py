@@ -8,6 +8,10 @@ code). The server sums the reports of a batch per bin, then updates every active
 arithmetic: weights (27), estimate (26), radius (28), elimination (29) and refinement (17), or
 the code's sum-of-cumulative-sums bound. Single-arm bins keep refining, as in the paper.
 
+It is the paper's policy in the contextual family's protocol (:mod:`.interface`: ``public``, ``act``,
+``receive``, ``end_batch``), with the paper's :class:`~.randomizer.LaplaceRandomizer` as the users'
+side; its target users run through :func:`.interface.play_batch`, on one generator.
+
 It is slow (O(users x bins x K)) and is used only by the tests: the fast engine must agree with it
 in distribution (KS / Mann-Whitney with Holm), and the number of messages per user must equal
 sum_B |A_B| whatever the user's context (spec U-PRIV-2). Regret is logged both as eq. (1) and as
@@ -23,8 +27,10 @@ import numpy as np
 
 from dpbandits.contextual.config import LDPMABConfig
 from dpbandits.contextual.instances import behaviour_probabilities, sample_q
+from dpbandits.contextual.interface import play_batch
 from dpbandits.contextual.ldpmab import Source, expweights_probabilities, settings_for
 from dpbandits.contextual.partition import split_box, split_dimension
+from dpbandits.contextual.randomizer import LaplaceRandomizer, PublicPartition, Report
 
 __all__ = ["ReferenceLDPMAB", "ReferenceResult"]
 
@@ -81,23 +87,12 @@ class ReferenceLDPMAB:
         self.n_elims = 0
         self.log: list[tuple[int, int, int]] = []
         self.expected: list[int] = []
-
-    def _find(self, x: np.ndarray) -> int:
-        for j, b in enumerate(self.bins):
-            if b.contains(x):
-                return j
-        raise AssertionError(f"no bin contains {x}")
-
-    def _find_all(self, x: np.ndarray) -> np.ndarray:
-        """:meth:`_find` for every row of x at once (the bins are disjoint: exactly one contains
-        each context)."""
-        lo = np.array([b.lo for b in self.bins])
-        hi = np.array([b.hi for b in self.bins])
-        inside = np.all((x[:, None, :] >= lo) & ((x[:, None, :] < hi) | ((hi == 1.0) & (x[:, None, :] <= 1.0))),
-                        axis=2)
-        if not np.all(inside.sum(axis=1) == 1):
-            raise AssertionError("the bins do not partition the contexts")
-        return inside.argmax(axis=1)
+        # the protocol's state: the target source, the global batch index, eq. (1) per target
+        # batch and, when recorded, the messages of every target user
+        self._m = next((m for m, s in enumerate(sources) if s.target), len(sources) - 1)
+        self._g = 0
+        self._curve: list[float] = []
+        self._messages: list[int] | None = None
 
     def _arm_probs(self, b: _Bin) -> np.ndarray:
         mask = np.zeros((1, self.k), dtype=bool)
@@ -181,60 +176,69 @@ class ReferenceLDPMAB:
         return [_Bin(llo, lhi, b.depth + 1, list(b.active), len(self.sources), self.k),
                 _Bin(rlo, rhi, b.depth + 1, list(b.active), len(self.sources), self.k)]
 
-    # -- one batch ------------------------------------------------------------------------------
+    # -- one batch of an auxiliary source --------------------------------------------------------
 
-    def _batch(self, m: int, g: int, messages: list[int] | None):
+    def _auxiliary_batch(self, m: int, g: int) -> None:
+        """A batch of auxiliary samples (Algorithm 3): logged contexts, arms and rewards, each
+        sample randomised as a target user's report is (eqs. 24-25)."""
         cfg, s, rng = self.cfg, self.sources[m], self.rng
         B = cfg.batch
-        if s.target:
-            x = self.inst.sample_target(B, rng)
-        else:
-            x = sample_q(B, s.gamma, self.d, rng, s.sampler)
-            logged = rng.choice(self.k, size=B, p=behaviour_probabilities(s.kappa, self.k))
+        x = sample_q(B, s.gamma, self.d, rng, s.sampler)
+        logged = rng.choice(self.k, size=B, p=behaviour_probabilities(s.kappa, self.k))
         f = self.inst.reward(x)
-        nb = len(self.bins)
-        du = np.zeros((nb, self.k))
-        dv = np.zeros((nb, self.k))
-        regret1 = realised = 0.0
-        if s.target:
-            regret1 = B * self._policy_regret()
-        scale = 4.0 / s.epsilon if cfg.private else 0.0
-        # public within the batch: the bin of each context, each bin's arm distribution, and the
-        # (bin, arm) pairs every user reports (the active ones; the authors' code: the home bin's)
-        homes = self._find_all(x)
-        probs = [self._arm_probs(b) for b in self.bins] if s.target else None
-        public = np.zeros((nb, self.k), dtype=bool)
-        for jb, b in enumerate(self.bins):
-            public[jb, b.active] = True
+        public = self._public_partition()
+        local = LaplaceRandomizer(s.epsilon, rng, cfg.private, cfg.noise)
+        du = np.zeros(public.active.shape)
+        dv = np.zeros(public.active.shape)
         for i in range(B):
-            j = int(homes[i])
-            arm = int(rng.choice(self.k, p=probs[j])) if s.target else int(logged[i])
+            arm = int(logged[i])
             y = float(rng.random() < f[i, arm])
-            if s.target:
-                realised += f[i].max() - f[i, arm]
-            # the user's report vector: one entry per (active bin, active arm) pair
-            if cfg.noise == "inbin_only":
-                mask = np.zeros((nb, self.k), dtype=bool)
-                mask[j] = public[j]
-            else:
-                mask = public
-            u = np.zeros((nb, self.k))
-            u[j, arm] = 1.0 if mask[j, arm] else 0.0
-            if cfg.private:
-                du += np.where(mask, u + scale * rng.laplace(size=u.shape), 0.0)
-                dv += np.where(mask, y * u + scale * rng.laplace(size=u.shape), 0.0)
-            else:
-                du += u
-                dv += y * u
-            sent = int(mask.sum())
-            if messages is not None and s.target:
-                messages.append(sent)
-                self.expected.append(sum(len(b.active) for b in self.bins))
+            report = local.release(x[i], arm, y, public)
+            du += report.u
+            dv += report.v
+        self._update_bins(m, g, du, dv)
+
+    def _update_bins(self, m: int, g: int, du: np.ndarray, dv: np.ndarray) -> None:
         new_bins = []
         for jb, b in enumerate(self.bins):
             new_bins += self._update_bin(b, m, du[jb], dv[jb], g)
         self.bins = new_bins
-        return regret1, realised
+
+    def _public_partition(self) -> PublicPartition:
+        active = np.zeros((len(self.bins), self.k), dtype=bool)
+        for jb, b in enumerate(self.bins):
+            active[jb, b.active] = True
+        return PublicPartition(np.array([b.lo for b in self.bins]), np.array([b.hi for b in self.bins]), active)
+
+    # -- the contextual family's protocol (dpbandits.contextual.interface), the server's side -------
+    # a target batch: public() (eq. (1)'s regret of the batch's policy, the broadcast), then per
+    # user act / the reward / the randomiser's release / receive, then end_batch (eqs. 26-29, 17)
+
+    @property
+    def batch(self) -> int:
+        return self.cfg.batch
+
+    def public(self) -> PublicPartition:
+        self._curve.append(self.cfg.batch * self._policy_regret())
+        self._public = self._public_partition()
+        self._probs = [self._arm_probs(b) for b in self.bins]
+        self._du = np.zeros(self._public.active.shape)
+        self._dv = np.zeros(self._public.active.shape)
+        return self._public
+
+    def act(self, x: np.ndarray) -> int:
+        return int(self.rng.choice(self.k, p=self._probs[self._public.bin_of(x)]))
+
+    def receive(self, report: Report) -> None:
+        self._du += report.u
+        self._dv += report.v
+        if self._messages is not None:
+            self._messages.append(report.sent)
+            self.expected.append(sum(len(b.active) for b in self.bins))
+
+    def end_batch(self) -> None:
+        self._update_bins(self._m, self._g, self._du, self._dv)
+        self._g += 1
 
     def _policy_regret(self) -> float:
         """Eq. (1) for one user: sum_B P(B) sum_k pi_B(k) E[f* - f_k | B]."""
@@ -245,15 +249,18 @@ class ReferenceLDPMAB:
         return float(np.sum(mass * (probs * gap).sum(axis=1)))
 
     def run(self, record_messages: bool = False) -> ReferenceResult:
-        messages: list[int] | None = [] if record_messages else None
-        curve, realised, g = [], 0.0, 0
+        self._messages: list[int] | None = [] if record_messages else None
+        self._curve: list[float] = []
+        realised, g, arms = 0.0, 0, np.zeros(self.k, dtype=np.int64)
         for m, s in enumerate(self.sources):
+            local = LaplaceRandomizer(s.epsilon, self.rng, self.cfg.private, self.cfg.noise) if s.target else None
             for _ in range(s.n // self.cfg.batch):
-                r1, r2 = self._batch(m, g, messages)
                 if s.target:
-                    curve.append(r1)
-                    realised += r2
+                    self._m, self._g = m, g
+                    realised += play_batch(self, local, self.inst, self.rng, arms)
+                else:
+                    self._auxiliary_batch(m, g)
                 g += 1
-        curve = np.array(curve)
+        curve = np.array(self._curve)
         return ReferenceResult(float(curve.sum()), realised, curve, len(self.bins), self.n_elims,
-                               messages or [], self.expected, self.log)
+                               self._messages or [], self.expected, self.log)

@@ -26,6 +26,9 @@ an instance and returns a typed :class:`DuelingResult`::
 * :mod:`.goptimal_dpdb`      Algorithm 2, GOptimal-DPDB (per-round reference + batched simulator)
 * :mod:`.rucb`, :mod:`.rcs`, :mod:`.interleaved_filter`, :mod:`.doubler`, :mod:`.maxinp`
                              non-private baselines (:mod:`.baselines` registry)
+* :mod:`.interface`          the family's protocol (select a duel, update with the user's
+                             answer), its runner and table; a researcher's class runs through
+                             ``simulate(MyClass, ...)``
 
 The paper's experiments (:mod:`.experiments`): :mod:`.experiments.designs` (the specification's
 designs, their cells and simulation) and :mod:`.experiments.registry` (their simulation records).

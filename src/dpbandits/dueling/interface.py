@@ -88,7 +88,8 @@ def checked_pair(pair, k: int, who: str, t: int) -> tuple[int, int]:
     if not isinstance(pair, (tuple, list, np.ndarray)) or len(pair) != 2:
         raise ValueError(f"{who}.select() in round {t} returned {pair!r}; allowed: a pair (left, right) of "
                          f"integer arms in [0, {k - 1}]")
-    return checked_arm(pair[0], k, who, t), checked_arm(pair[1], k, who, t)
+    call = f"select() in round {t}"
+    return checked_arm(pair[0], k, who, t, call), checked_arm(pair[1], k, who, t, call)
 
 
 def run_duels(algorithm: DuelingAlgorithm, instance, horizon: int, answers: np.random.Generator | None,

@@ -29,11 +29,12 @@ class RunResult:
     actions: np.ndarray | None = None
 
 
-def checked_arm(arm, k: int, who: str, t: int) -> int:
-    """``arm`` as returned by ``who``'s ``select(t)``, if it is an integer in [0, k - 1] (never a
-    float, a bool or a negative index, which numpy would silently read as another arm)."""
+def checked_arm(arm, k: int, who: str, t: int, call: str = "") -> int:
+    """``arm`` as returned by ``who``'s ``select(t)`` (or the ``call`` described), if it is an
+    integer in [0, k - 1] (never a float, a bool or a negative index, which numpy would silently
+    read as another arm)."""
     if isinstance(arm, (bool, np.bool_)) or not isinstance(arm, (int, np.integer)) or not 0 <= arm < k:
-        raise ValueError(f"{who}.select(t={t}) returned {arm!r}; allowed: an integer arm in [0, {k - 1}]")
+        raise ValueError(f"{who}.{call or f'select(t={t})'} returned {arm!r}; allowed: an integer arm in [0, {k - 1}]")
     return int(arm)
 
 

@@ -1,0 +1,146 @@
+"""The contextual family's protocol (dpbandits.contextual.interface): the paper's per-user
+reference is a policy of the protocol with the paper's local randomiser, both stating their
+privacy; a run keeps the protocol's invariants; a researcher's policy goes through the same door
+with the paper's randomiser, and its misuse is caught where it happens."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpbandits.contextual import BumpInstance, simulate
+from dpbandits.contextual.config import preset
+from dpbandits.contextual.interface import (
+    ContextualPolicy,
+    LocalRandomizer,
+    class_problems,
+    run_users,
+)
+from dpbandits.contextual.ldpmab import Source
+from dpbandits.contextual.randomizer import LaplaceRandomizer, PublicPartition, privacy_loss
+from dpbandits.contextual.reference import ReferenceLDPMAB
+
+INST = BumpInstance()
+
+
+def test_the_papers_reference_is_a_policy_of_the_protocol_and_its_randomiser_states_its_privacy():
+    ref = ReferenceLDPMAB(preset("primary", batch=10), INST, [Source(100, 2.0, target=True)], 1)
+    assert isinstance(ref, ContextualPolicy)
+    rng = np.random.default_rng(0)
+    for noise, private in (("faithful", True), ("inbin_only", True), ("faithful", False)):
+        local = LaplaceRandomizer(2.0, rng, private, noise)
+        assert isinstance(local, LocalRandomizer)
+        assert local.private is private and local.mechanism and local.sensitivity
+    assert "eps-LDP" in LaplaceRandomizer(2.0, rng).mechanism
+    assert "not LDP" in LaplaceRandomizer(2.0, rng, noise="inbin_only").mechanism
+    assert LaplaceRandomizer(math.inf, rng).private is False
+
+
+def _partition():
+    lo = np.array([[0.0, 0.0], [0.5, 0.0]])
+    hi = np.array([[0.5, 1.0], [1.0, 1.0]])
+    return PublicPartition(lo, hi, np.array([[True, True, False], [True, True, True]]))
+
+
+@pytest.mark.parametrize("x", [(0.1, 0.5), (0.9, 1.0)])
+def test_a_faithful_release_sends_every_active_pair_whatever_the_users_bin(x):
+    public = _partition()
+    report = LaplaceRandomizer(1.0, np.random.default_rng(2)).release(np.array(x), 1, 1.0, public)
+    assert report.sent == 5 and report.u.shape == (2, 3)
+    assert np.count_nonzero(report.u) == 5 and report.u[0, 2] == 0.0  # an inactive pair is never sent
+    inbin = LaplaceRandomizer(1.0, np.random.default_rng(2), noise="inbin_only").release(np.array(x), 1, 1.0, public)
+    assert inbin.sent == (2 if x[0] < 0.5 else 3)  # the number sent reveals the bin: not LDP
+    assert privacy_loss((0, 1, 1.0), (1, 0, 1.0), public.active, 1.0) == pytest.approx(1.0)
+
+
+def test_a_run_shows_every_target_user_an_arm_in_range_and_the_same_seed_gives_the_same_run():
+    cfg = preset("primary", batch=25)
+    runs = []
+    for _ in range(2):
+        ref = ReferenceLDPMAB(cfg, INST, [Source(1000, 2.0, target=True)], 7)
+        runs.append(run_users(ref, LaplaceRandomizer(2.0, ref.rng), INST, 1010, ref.rng))
+    a, b = runs
+    assert a.arms.sum() == 1000 and a.curve.size == 40  # the last partial batch is not played
+    assert a.regret == b.regret and np.array_equal(a.arms, b.arms)
+    assert a.regret == pytest.approx(a.curve.sum())
+
+
+class UniformPolicy:
+    """A researcher's policy: one bin, a uniformly random arm for every user, the paper's
+    randomiser."""
+
+    def __init__(self, n_arms, dim, epsilon, horizon, rng, batch=20):
+        self.k, self.rng, self.batch = n_arms, rng, batch
+        self.partition = PublicPartition(np.zeros((1, dim)), np.ones((1, dim)), np.ones((1, n_arms), dtype=bool))
+        self.reports = 0
+        self.sums = np.zeros((1, n_arms))
+
+    def public(self):
+        return self.partition
+
+    def act(self, x):
+        return int(self.rng.integers(self.k))
+
+    def receive(self, report):
+        self.reports += 1
+        self.sums += report.u
+
+    def end_batch(self):
+        pass
+
+
+def test_a_researchers_policy_runs_through_the_same_door_with_the_runners_regret():
+    horizon, n = 400, 200
+    res = simulate(UniformPolicy, INST, 1.0, horizon, n, seed=3)
+    again = simulate(UniformPolicy, INST, 1.0, horizon, n, seed=3)
+    assert res.algorithm == "UniformPolicy" and res.regret.shape == (n,)
+    assert np.array_equal(res.regret, again.regret)
+    _, _, gap = INST.target_moments(np.zeros((1, 2)), np.ones((1, 2)))
+    expected = horizon * gap[0].mean()  # E[f* - f_k] over the unit square, k uniform
+    assert abs(res.regret.mean() - expected) < 4.5 * res.regret.std() / math.sqrt(n)
+    assert all(r.arms.sum() == horizon for r in res.raw)
+    assert res.to_frame().columns.tolist() == ["algorithm", "epsilon", "run", "regret"]
+
+
+class _BadArm(UniformPolicy):
+    def act(self, x):
+        return 5
+
+
+def test_a_bad_arm_is_an_error_naming_the_class_the_user_and_the_value():
+    with pytest.raises(ValueError, match=r"_BadArm.act\(x\) for target user 1 returned 5; allowed: an integer arm in \[0, 2\]"):
+        simulate(_BadArm, INST, 1.0, 40)
+
+
+def test_a_policy_that_cannot_run_is_refused_before_any_user():
+    class NoEndBatch:
+        batch = 10
+
+        def __init__(self, n_arms, dim, epsilon, horizon, rng):
+            pass
+
+        def public(self):
+            return None
+
+        def act(self, x):
+            return 0
+
+        def receive(self, report):
+            pass
+
+    class BadRandomizer(UniformPolicy):
+        randomizer = object
+
+    assert class_problems(NoEndBatch) == ["it has no end_batch method"]
+    with pytest.raises(ValueError, match=r"NoEndBatch cannot run as a contextual policy: it has no end_batch method"):
+        simulate(NoEndBatch, INST, 1.0, 10)
+    with pytest.raises(ValueError, match=r"its randomizer 'object' has no release method"):
+        simulate(BadRandomizer, INST, 1.0, 10)
+    with pytest.raises(ValueError, match=r"unknown parameter\(s\) 'width' for UniformPolicy; allowed: batch"):
+        simulate(UniformPolicy, INST, 1.0, 10, params={"width": 1})
+    with pytest.raises(ValueError, match=r"UniformPolicy.batch is 0; allowed: an integer >= 1"):
+        simulate(UniformPolicy, INST, 1.0, 10, params={"batch": 0})
+    with pytest.raises(ValueError, match=r"a policy of your own runs on target users only"):
+        simulate(UniformPolicy, INST, 1.0, 10, aux=[{"n": 10, "epsilon": 1.0}])
