@@ -130,28 +130,45 @@ def simulate(algorithm: str, instance, epsilon: float | None, horizon, runs: int
         raise ValueError(f"runs must be an int >= 1, got {runs!r}")
     seed = resolve_seed(seed, "dueling", "api")
     name = getattr(instance, "name", type(instance).__name__)
-    if algorithm == "goptimal_dpdb":
-        from dpbandits.dueling.goptimal_dpdb import simulate_goptimal
+    return _SIMULATORS.get(algorithm, _baseline)(algorithm, name, instance, epsilon, horizon, int(runs), seed,
+                                                 params, checkpoints, engine)
 
-        if checkpoints is not None:
-            raise ValueError("goptimal_dpdb takes a list of horizons, not checkpoints")
-        config = config_for(algorithm, epsilon, params)
-        horizons = np.atleast_1d(np.asarray(horizon))
-        raw = simulate_goptimal(instance, config, horizons, int(runs), seed, engine or "batched")
-        table = raw.runs.sort_values(["run", "horizon"], kind="stable")
-        pref = table.pivot(index="run", columns="horizon", values="regret_pref").to_numpy()
-        util = table.pivot(index="run", columns="horizon", values="regret_util").to_numpy()
-        return DuelingResult(algorithm, name, config.epsilon, np.sort(horizons), pref, util, raw, config)
+
+def _algorithm_2(algorithm, name, instance, epsilon, horizon, runs, seed, params, checkpoints, engine):
+    from dpbandits.dueling.goptimal_dpdb import simulate_goptimal
+
+    if checkpoints is not None:
+        raise ValueError("goptimal_dpdb takes a list of horizons, not checkpoints")
+    config = config_for(algorithm, epsilon, params)
+    horizons = np.atleast_1d(np.asarray(horizon))
+    raw = simulate_goptimal(instance, config, horizons, runs, seed, engine or "batched")
+    table = raw.runs.sort_values(["run", "horizon"], kind="stable")
+    pref = table.pivot(index="run", columns="horizon", values="regret_pref").to_numpy()
+    util = table.pivot(index="run", columns="horizon", values="regret_util").to_numpy()
+    return DuelingResult(algorithm, name, config.epsilon, np.sort(horizons), pref, util, raw, config)
+
+
+def _checkpoints(horizon: int, checkpoints) -> np.ndarray:
+    return np.array([horizon], dtype=np.int64) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
+
+
+def _algorithm_1(algorithm, name, instance, epsilon, horizon, runs, seed, params, checkpoints, engine):
+    from dpbandits.dueling.ebs_fast import simulate_ebs
+
+    if not isinstance(instance, (FiniteInstance, LinearInstance)):
+        raise ValueError("instance must be a FiniteInstance or LinearInstance (dpbandits.dueling.instances)")
     horizon = int(horizon)
-    cps = np.array([horizon], dtype=np.int64) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
-    if algorithm == "dp_ebs_elimination":
-        from dpbandits.dueling.ebs_fast import simulate_ebs
+    cps = _checkpoints(horizon, checkpoints)
+    config = config_for(algorithm, epsilon, params)
+    raw = simulate_ebs(instance, config, horizon, cps, runs, seed, engine or "fast")
+    return DuelingResult(algorithm, name, config.epsilon, cps, raw.regret_pref, raw.regret_util, raw, config)
 
-        if not isinstance(instance, (FiniteInstance, LinearInstance)):
-            raise ValueError("instance must be a FiniteInstance or LinearInstance (dpbandits.dueling.instances)")
-        config = config_for(algorithm, epsilon, params)
-        raw = simulate_ebs(instance, config, horizon, cps, int(runs), seed, engine or "fast")
-        return DuelingResult(algorithm, name, config.epsilon, cps, raw.regret_pref, raw.regret_util, raw, config)
+
+def _baseline(algorithm, name, instance, epsilon, horizon, runs, seed, params, checkpoints, engine):
+    """A non-private baseline: its engine (:data:`~dpbandits.dueling.baselines.BASELINES`) or, with
+    ``engine="reference"``, its per-round class in the family's protocol."""
+    horizon = int(horizon)
+    cps = _checkpoints(horizon, checkpoints)
     if epsilon is not None and math.isfinite(epsilon):
         raise ValueError(f"{algorithm} is not private: epsilon must be None, got {epsilon!r}")
     if engine not in (None, "reference"):
@@ -164,12 +181,16 @@ def simulate(algorithm: str, instance, epsilon: float | None, horizon, runs: int
         from dpbandits.dueling.interface import run_reference
 
         check_checkpoints(horizon, cps)
-        runs_ = run_reference(algorithm, instance, kw, horizon, cps, int(runs), seed)
-        return _from_runs(algorithm, name, math.inf, cps, runs_, kw)
+        return _from_runs(algorithm, name, math.inf, cps, run_reference(algorithm, instance, kw, horizon, cps, runs,
+                                                                        seed), kw)
     from dpbandits.dueling.baselines import BASELINES
 
-    raw = BASELINES[algorithm](instance, horizon, cps, int(runs), seed, **kw)
+    raw = BASELINES[algorithm](instance, horizon, cps, runs, seed, **kw)
     return DuelingResult(algorithm, name, math.inf, cps, raw.regret_pref, raw.regret_util, raw, kw)
+
+
+# the paper's algorithms by name (the baselines: _baseline)
+_SIMULATORS = {"dp_ebs_elimination": _algorithm_1, "goptimal_dpdb": _algorithm_2}
 
 
 def _from_runs(algorithm: str, name: str, epsilon: float, cps: np.ndarray, runs: list, config) -> DuelingResult:
