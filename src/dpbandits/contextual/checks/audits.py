@@ -35,17 +35,20 @@ directions; :func:`dpbandits.audit.epsilon_lower_bound`) approaches eps from bel
 
 from __future__ import annotations
 
-from dataclasses import replace
+import time
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound
-from dpbandits.contextual.randomizer import noise_scale, report_batch
+from dpbandits.contextual.randomizer import PublicPartition, noise_scale, report_batch
 from dpbandits.evidence.audits import LeakPower, audit_claims, state_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
+from dpbandits.rng import make_rng
 
-__all__ = ["audit_randomizer", "release_codes", "check_audit", "PAIRS", "RELEASE_LEAKS", "release_leak_power"]
+__all__ = ["audit_randomizer", "release_codes", "check_audit", "PAIRS", "RELEASE_LEAKS", "release_leak_power",
+           "audit_partition", "class_release_codes", "RandomizerAudit", "audit_randomizer_class"]
 
 PAPER = "contextual"
 ACTIVE = np.ones((4, 3), dtype=bool)
@@ -84,6 +87,19 @@ def _release(z, epsilon, n, rng, noise, noise_multiplier, leak):
     raise ValueError(f"leak must be one of none, composition, reuse, sensitivity, got {leak!r}")
 
 
+def _codes(U: np.ndarray, V: np.ndarray, cells) -> np.ndarray:
+    """The code of each release (U, V arrays (n, bins, K), NaN = not sent): per observed entry a
+    ternary symbol (< 0, [0, 1), >= 1) and a sent / not-sent bit."""
+    code = np.zeros(U.shape[0], dtype=np.int64)
+    for arr in (U, V):
+        for b, k in cells:
+            v = arr[:, b, k]
+            sent = ~np.isnan(v)
+            sym = np.where(v < 0, 0, np.where(v < 1, 1, 2))
+            code = code * 6 + np.where(sent, sym, 0) * 2 + sent
+    return code
+
+
 def release_codes(z, cells, epsilon, n, rng, noise="faithful", noise_multiplier=1.0, chunk=200_000, leak="none"):
     """Integer codes of ``n`` releases of input z, observing the entries U~ and V~ at the two
     (bin, arm) ``cells``: per entry a ternary symbol and a sent / not-sent bit. ``leak``: of a
@@ -91,15 +107,7 @@ def release_codes(z, cells, epsilon, n, rng, noise="faithful", noise_multiplier=
     out = []
     for start in range(0, n, chunk):
         m = min(chunk, n - start)
-        U, V = _release(z, epsilon, m, rng, noise, noise_multiplier, leak)
-        code = np.zeros(m, dtype=np.int64)
-        for arr in (U, V):
-            for b, k in cells:
-                v = arr[:, b, k]
-                sent = ~np.isnan(v)
-                sym = np.where(v < 0, 0, np.where(v < 1, 1, 2))
-                code = code * 6 + np.where(sent, sym, 0) * 2 + sent
-        out.append(code)
+        out.append(_codes(*_release(z, epsilon, m, rng, noise, noise_multiplier, leak), cells))
     return np.concatenate(out)
 
 
@@ -159,3 +167,91 @@ def check_audit(rng, scale, acfg, *, noise="faithful", noise_multiplier=1.0) -> 
         "Clopper-Pearson lower bound on the privacy loss", code.epsilon_lower_bound, np.nan, np.nan,
         f"informational (bar: lower bound <= eps = {eps:g})", "REPORT", code.n_samples, scale))
     return claims
+
+
+# -- a researcher's local randomiser (dpbandits.contextual.interface), audited on the same inputs --
+
+def audit_partition():
+    """The audit's public broadcast as a :class:`~dpbandits.contextual.randomizer.PublicPartition`:
+    the 4 bins of :data:`ACTIVE` as vertical strips of [0, 1]^2, K = 3 arms active in each."""
+    edges = np.linspace(0.0, 1.0, ACTIVE.shape[0] + 1)
+    lo = np.column_stack([edges[:-1], np.zeros(ACTIVE.shape[0])])
+    hi = np.column_stack([edges[1:], np.ones(ACTIVE.shape[0])])
+    return PublicPartition(lo, hi, ACTIVE.copy())
+
+
+def class_release_codes(randomizer, z, cells, n: int) -> np.ndarray:
+    """:func:`release_codes` of ``n`` releases of input z = (bin, arm, reward) by a randomiser of
+    the family's protocol (``release(x, arm, reward, public)`` returning U~ and V~ as ``u`` and
+    ``v`` arrays (bins, K), zero where nothing is sent, as the paper's Report): the context is the
+    centre of bin z[0]'s strip; an entry exactly 0 counts as not sent (a sent entry carries
+    noise)."""
+    public = audit_partition()
+    x = np.array([(public.lo[z[0], 0] + public.hi[z[0], 0]) / 2, 0.5])
+    U = np.empty((n, *ACTIVE.shape))
+    V = np.empty((n, *ACTIVE.shape))
+    for i in range(n):
+        report = randomizer.release(x, z[1], float(z[2]), public)
+        U[i], V[i] = report.u, report.v
+    U[U == 0.0] = np.nan
+    V[V == 0.0] = np.nan
+    return _codes(U, V, cells)
+
+
+@dataclass(frozen=True)
+class RandomizerAudit:
+    """The audit of a researcher's randomiser: the real audit at its claimed epsilon, the negative
+    control (the class built at epsilon / ``control_multiplier``: a correct, tight class then
+    leaks 1 / multiplier times more than claimed), what the same audit catches of the paper's randomiser's leaky
+    mutants at the same size (``leaks``), the size, the time taken, and the verdict in words."""
+
+    real: AuditResult
+    control: AuditResult
+    leaks: list
+    size: str
+    seconds: float
+
+    @property
+    def verdict(self) -> str:
+        missed = [leak.leak for leak in self.leaks if not leak.caught]
+        if self.real.refuted:
+            return (f"FAIL: not eps-LDP, lower bound {self.real.epsilon_lower_bound:.3g} > eps = {self.real.epsilon:g} "
+                    f"({self.real.best_event})")
+        if not self.control.refuted:
+            return f"INCONCLUSIVE: no violation found at {self.size}; the negative control was not caught (no power)"
+        if missed:
+            return (f"INCONCLUSIVE: no violation found at {self.size}; no power against {', '.join(missed)}")
+        return f"PASS: no violation found at {self.size}; its control and every leak class caught there"
+
+
+def audit_randomizer_class(randomizer_cls, epsilon: float = 1.0, samples: int = 100_000, seed: int = 0,
+                           confidence: float = 0.999, control_multiplier: float = 0.5) -> RandomizerAudit:
+    """Audit a local randomiser of the contextual family's protocol, built as
+    ``randomizer_cls(epsilon, rng)``, on :data:`PAIRS` (the paper's audit: 4 bins x 3 arms, every
+    atom of the two cells' entries an event, Bonferroni over atoms, pairs and directions), with
+    ``samples`` releases per input; its negative control is the class built at epsilon /
+    ``control_multiplier`` (audited against epsilon); and the paper's randomiser's leaky mutants
+    (:data:`RELEASE_LEAKS`) at the same size say what the audit could have found. Random streams:
+    (seed, "contextual", "audit", "class", role)."""
+    if not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise ValueError(f"samples must be an int >= 1, got {samples!r}")
+    if not 0.0 < control_multiplier < 1.0:
+        raise ValueError(f"control_multiplier must be in (0, 1), got {control_multiplier!r}")
+    start = time.perf_counter()
+
+    def audit(eps, role):
+        randomizer = randomizer_cls(eps, make_rng(seed, PAPER, "audit", "class", role))
+        pairs, labels = [], []
+        for z, zp in PAIRS:
+            cells = [(z[0], z[1]), (zp[0], zp[1])]
+            pairs.append((class_release_codes(randomizer, z, cells, samples),
+                          class_release_codes(randomizer, zp, cells, samples)))
+            labels.append(f"z={z}, z'={zp}")
+        return epsilon_lower_bound(pairs, N_CODES, epsilon, confidence, "atoms", labels)
+
+    real = audit(epsilon, "real")
+    control = audit(epsilon / control_multiplier, "control")
+    leaks = release_leak_power(epsilon, samples, make_rng(seed, PAPER, "audit", "class", "leaks"), confidence)
+    size = (f"4 bins x 3 active arms, 3 neighbouring pairs of inputs (bin and arm, arm, reward changed), {samples} "
+            "releases per input")
+    return RandomizerAudit(real, control, leaks, size, time.perf_counter() - start)
