@@ -172,3 +172,20 @@ def test_the_randomiser_audit_refutes_the_broken_example_and_not_the_correct_one
     for broken in (load_algorithm("examples/contextual_policies.py:ReusedNoiseReports"), InBinOnly):
         result = audit_randomizer_class(broken, samples=10_000, seed=2)
         assert result.real.refuted and result.verdict.startswith("FAIL: not eps-LDP"), broken.__name__
+
+
+def test_a_missing_batch_or_a_broadcast_the_randomiser_cannot_read_is_a_clear_error():
+    class NoBatch(UniformPolicy):
+        def __init__(self, n_arms, dim, epsilon, horizon, rng):
+            super().__init__(n_arms, dim, epsilon, horizon, rng)
+            del self.batch
+
+    class DictBroadcast(UniformPolicy):
+        def public(self):
+            return {"bins": 1}
+
+    with pytest.raises(ValueError, match=r"NoBatch has no batch: set self.batch"):
+        simulate(NoBatch, INST, 1.0, 40)
+    with pytest.raises(ValueError, match=r"the broadcast \(the policy's public\(\)\) is a dict; the paper's randomiser "
+                                         r"needs a PublicPartition"):
+        simulate(DictBroadcast, INST, 1.0, 40)

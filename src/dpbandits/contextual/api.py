@@ -4,8 +4,10 @@
 runs of LDPMAB (Algorithm 2; Algorithm 3 when auxiliary datasets are given) in one of its presets
 on a synthetic instance (:mod:`dpbandits.contextual.instances`: ``BumpInstance()``, the paper's
 section 4.1, or ``SymmetricInstance()``) with ``horizon`` target users, and returns a
-:class:`ContextualResult`: the cumulative regret of every run (eq. 1), the engine's per-run
-results as ``raw``, and ``to_frame()`` (one row per run).
+:class:`ContextualResult`: the cumulative regret of every run (eq. 1: for each batch, the expected
+regret of the policy it plays, over the users' contexts and the policy's arm law; runs whose
+partition and active arms never change, as at small horizons, have the same regret), the engine's
+per-run results as ``raw``, and ``to_frame()`` (one row per run).
 
 >>> from dpbandits.contextual import BumpInstance, simulate
 >>> res = simulate("primary", BumpInstance(), epsilon=1.0, horizon=2000, runs=2, seed=1)

@@ -124,7 +124,9 @@ def run_users(policy: ContextualPolicy, randomizer: LocalRandomizer, instance, h
     """``horizon // policy.batch`` batches of target users (a last partial batch is not played,
     as in the paper's algorithm)."""
     who = who or type(policy).__name__
-    batch = policy.batch
+    batch = getattr(policy, "batch", None)
+    if batch is None:
+        raise ValueError(f"{who} has no batch: set self.batch (users per batch, an integer >= 1)")
     if isinstance(batch, (bool, np.bool_)) or not isinstance(batch, (int, np.integer)) or batch < 1:
         raise ValueError(f"{who}.batch is {batch!r}; allowed: an integer >= 1")
     arms = np.zeros(instance.k, dtype=np.int64)

@@ -148,6 +148,9 @@ class LaplaceRandomizer:
     sensitivity = "||U(z) - U(z')||_1 <= 2 and ||V(z) - V(z')||_1 <= 2 over the reported entries"
 
     def release(self, x, arm: int, reward: float, public: PublicPartition) -> Report:
+        if not isinstance(public, PublicPartition):
+            raise ValueError(f"the broadcast (the policy's public()) is a {type(public).__name__}; the paper's "
+                             "randomiser needs a PublicPartition (dpbandits.contextual.randomizer)")
         j = public.bin_of(x)
         mask = public.active
         if self.noise == "inbin_only":

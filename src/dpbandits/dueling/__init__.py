@@ -11,10 +11,12 @@ an instance and returns a typed :class:`DuelingResult`::
 
 * :mod:`.instances`          the logistic preference model, instances F1-F4 / G1-G4, both regret
                              units, the kappa modes
-* :mod:`.ebs_params`         Algorithm 1, DP-EBS-Elimination: the algorithm, its variants (the
-                             literal one kept as a negative control; A1-NP, A1-NAIVE, A1-LDP) and
-                             widths, :class:`EBSConfig` / :class:`EBSParams`
-* :mod:`.ebs_reference`      its per-round reference engine (white-box trace, forced eliminations)
+* :mod:`.ebs_params`         Algorithm 1, DP-EBS-Elimination: the algorithm's steps and its
+                             configuration, its variants (the literal one kept as a negative
+                             control; A1-NP, A1-NAIVE, A1-LDP) and widths, :class:`EBSConfig` /
+                             :class:`EBSParams`
+* :mod:`.ebs_reference`      its per-round class (:class:`DPEBSEliminationReference`: the reference
+                             engine, in the family's protocol; white-box trace, forced eliminations)
 * :mod:`.ebs_fast`           its exact block engine (R9) and :func:`simulate_ebs`
 * :mod:`.ebs_result`         the engines' common run / result types and seeding
 * :mod:`.ebs_audit`          its black-box audit harness (A5), vectorised over copies
