@@ -189,3 +189,15 @@ def test_a_missing_batch_or_a_broadcast_the_randomiser_cannot_read_is_a_clear_er
     with pytest.raises(ValueError, match=r"the broadcast \(the policy's public\(\)\) is a dict; the paper's randomiser "
                                          r"needs a PublicPartition"):
         simulate(DictBroadcast, INST, 1.0, 40)
+
+
+def test_an_error_inside_a_researchers_policy_says_which_class_call_and_user():
+    class Breaks(UniformPolicy):
+        def receive(self, report):
+            if self.reports == 4:
+                raise KeyError("my bug")
+            self.reports += 1
+
+    with pytest.raises(KeyError) as info:
+        simulate(Breaks, INST, 1.0, 40)
+    assert "raised in Breaks.receive(report) at round 5" in info.value.__notes__

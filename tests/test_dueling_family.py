@@ -213,3 +213,16 @@ def test_a_class_that_cannot_run_is_refused_before_any_round():
 def test_a_baselines_engine_choice_is_checked():
     with pytest.raises(ValueError, match=r"engine for rucb must be None \(its engine\) or 'reference', got 'fast'"):
         simulate("rucb", FINITE, None, 10, engine="fast")
+
+
+def test_an_error_inside_a_researchers_method_says_which_class_call_and_round():
+    class Breaks(UniformPairs):
+        def update(self, left, right, left_won):
+            if self.answers == 2:
+                raise ZeroDivisionError("my bug")
+            self.answers += 1
+
+    with pytest.raises(ZeroDivisionError, match="my bug") as info:
+        simulate(Breaks, FINITE, None, 10)
+    assert any(note.startswith("raised in Breaks.update(") and note.endswith("at round 3")
+               for note in info.value.__notes__)

@@ -47,7 +47,7 @@ import numpy as np
 
 from dpbandits.contextual.randomizer import LaplaceRandomizer
 from dpbandits.rng import stream_rngs
-from dpbandits.sim.reference import checked_arm, constructor_problems, keyword_params
+from dpbandits.sim.reference import checked_arm, constructor_problems, keyword_params, raised_in
 
 __all__ = ["ContextualPolicy", "LocalRandomizer", "UserRun", "play_batch", "run_users", "REQUIRED_ARGS",
            "class_problems", "class_params", "run_class"]
@@ -107,15 +107,24 @@ def play_batch(policy: ContextualPolicy, randomizer: LocalRandomizer, instance, 
     n = int(policy.batch)
     x = instance.sample_target(n, users)
     f = instance.reward(x)
-    public = policy.public()
+    with raised_in(who, "public()", first_user):
+        public = policy.public()
     regret = 0.0
+    local = type(randomizer).__name__
     for i in range(n):
-        arm = checked_arm(policy.act(x[i]), f.shape[1], who, first_user + i, f"act(x) for target user {first_user + i}")
+        t = first_user + i
+        with raised_in(who, "act(x)", t):
+            arm = policy.act(x[i])
+        arm = checked_arm(arm, f.shape[1], who, t, f"act(x) for target user {t}")
         y = float(users.random() < f[i, arm])
         regret += f[i].max() - f[i, arm]
         arms[arm] += 1
-        policy.receive(randomizer.release(x[i], arm, y, public))
-    policy.end_batch()
+        with raised_in(local, "release(x, arm, reward, public)", t):
+            report = randomizer.release(x[i], arm, y, public)
+        with raised_in(who, "receive(report)", t):
+            policy.receive(report)
+    with raised_in(who, "end_batch()", first_user + n - 1):
+        policy.end_batch()
     return regret
 
 

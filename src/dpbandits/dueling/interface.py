@@ -48,7 +48,7 @@ import numpy as np
 
 from dpbandits.dueling.baseline_result import check_checkpoints, finite_view
 from dpbandits.rng import run_seed, stream_rngs
-from dpbandits.sim.reference import checked_arm, constructor_problems, keyword_params
+from dpbandits.sim.reference import checked_arm, constructor_problems, keyword_params, raised_in
 
 __all__ = ["DuelingAlgorithm", "DuelRun", "checked_pair", "run_duels", "REFERENCES", "reference_for",
            "run_reference", "REQUIRED_ARGS", "class_problems", "class_params", "run_class"]
@@ -116,9 +116,12 @@ def run_duels(algorithm: DuelingAlgorithm, instance, horizon: int, answers: np.r
     out_p, out_u = np.empty(cp.size), np.empty(cp.size)
     c = 0
     for t in range(1, horizon + 1):
-        a, b = checked_pair(algorithm.select(), k, who, t)
+        with raised_in(who, "select()", t):
+            pair = algorithm.select()
+        a, b = checked_pair(pair, k, who, t)
         o = int(answers.random() < pref[a, b]) if o_table is None else int(o_table[t - 1])
-        algorithm.update(a, b, o)
+        with raised_in(who, f"update({a}, {b}, {o})", t):
+            algorithm.update(a, b, o)
         plays[a] += 1
         plays[b] += 1
         if pairs is not None:

@@ -10,12 +10,14 @@ never a float or a negative index that numpy would read as another arm).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["RunResult", "run_reference", "checked_arm", "checked_arms", "constructor_problems", "keyword_params"]
+__all__ = ["RunResult", "run_reference", "checked_arm", "checked_arms", "constructor_problems", "keyword_params",
+           "raised_in"]
 
 
 @dataclass
@@ -51,6 +53,17 @@ def checked_arms(arms, k: int, copies: int, who: str, t: int) -> np.ndarray:
         raise ValueError(f"{who}.select(t={t}) with copies={copies} returned {shown!r} (dtype {a.dtype}); allowed: "
                          f"integer arms in [0, {k - 1}]")
     return a.astype(np.int64, copy=False)
+
+
+@contextmanager
+def raised_in(who: str, call: str, t: int) -> Iterator[None]:
+    """An error raised inside a researcher's method says where: a note naming the class, the call
+    and the round (or user) t is added to it, and it propagates unchanged otherwise."""
+    try:
+        yield
+    except Exception as error:
+        error.add_note(f"raised in {who}.{call} at round {t}")
+        raise
 
 
 def constructor_problems(cls, required: tuple[str, ...]) -> list[str]:
