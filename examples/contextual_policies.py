@@ -2,8 +2,8 @@
 :mod:`dpbandits.contextual.interface` (docs/library.md, "Bring your own algorithm"):
 
 * :class:`GreedyOnOneBin`, a server policy: one bin (no partition), batches of 50 users, each
-  shown the arm with the best noisy mean reward so far (every arm first, then an
-  exploration probability 1/sqrt(batch number));
+  shown a uniformly random arm during the first K batches, then the arm with the best noisy mean
+  reward so far, or a uniformly random one with probability 1/sqrt(batch number);
 * :class:`LaplaceReports`, a correct local randomiser written from the paper's eqs. (11)-(12):
   every active (bin, arm) entry of U~ and V~ gets its own Laplace(4/eps) draw, so any two users'
   reports are eps-close (each vector changes by at most 2 in l1, eps/2 each);
@@ -60,8 +60,9 @@ class ReusedNoiseReports(LaplaceReports):
 
 
 class GreedyOnOneBin:
-    """A server policy on one bin: the best noisy mean so far, explored with probability
-    1/sqrt(batch number) (module docstring). It sees only the users' reports."""
+    """A server policy on one bin: uniformly random arms for K batches, then the best noisy mean
+    so far, explored with probability 1/sqrt(batch number) (module docstring). It sees only the
+    users' reports."""
 
     randomizer = LaplaceReports
 

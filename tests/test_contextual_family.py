@@ -143,6 +143,8 @@ def test_a_policy_that_cannot_run_is_refused_before_any_user():
         simulate(UniformPolicy, INST, 1.0, 10, params={"width": 1})
     with pytest.raises(ValueError, match=r"UniformPolicy.batch is 0; allowed: an integer >= 1"):
         simulate(UniformPolicy, INST, 1.0, 10, params={"batch": 0})
+    with pytest.raises(ValueError, match=r"UniformPolicy.batch = 20 is larger than the horizon \(10 target users\)"):
+        simulate(UniformPolicy, INST, 1.0, 10)
     with pytest.raises(ValueError, match=r"a policy of your own runs on target users only"):
         simulate(UniformPolicy, INST, 1.0, 10, aux=[{"n": 10, "epsilon": 1.0}])
 
@@ -200,4 +202,4 @@ def test_an_error_inside_a_researchers_policy_says_which_class_call_and_user():
 
     with pytest.raises(KeyError) as info:
         simulate(Breaks, INST, 1.0, 40)
-    assert "raised in Breaks.receive(report) at round 5" in info.value.__notes__
+    assert "raised in Breaks.receive(report) at target user 5" in info.value.__notes__

@@ -14,6 +14,7 @@ from dpbandits.dueling import simulate
 from dpbandits.dueling.baselines import BASELINES
 from dpbandits.dueling.ebs_fast import simulate_ebs
 from dpbandits.dueling.ebs_params import EBSConfig
+from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
 from dpbandits.dueling.goptimal_dpdb import (
     GOptConfig,
     GOptimalDPDBReference,
@@ -100,13 +101,26 @@ def test_algorithm_2_in_the_protocol_gives_its_reference_engines_runs(config):
     assert np.allclose([r.regret_pref[-1] for r in runs], engine.regret_pref, rtol=1e-12, atol=1e-9)
 
 
+def test_algorithm_1_in_the_protocol_on_a_fixed_table_is_its_reference_engines_run():
+    """On a fixed o-table the runner still draws one uniform per round from the answers stream,
+    as Algorithm 1's reference engine draws u_o, so the runs are the same."""
+    config, horizon, seed = EBSConfig(epsilon=10.0), 2000, np.random.SeedSequence(6)
+    o = np.random.default_rng(6).integers(0, 2, horizon)
+    engine = DPEBSEliminationReference(FINITE, config, horizon, seed, o_table=o, trace=True)
+    engine.run()
+    alg = DPEBSEliminationReference(FINITE, config, horizon, seed, trace=True)
+    run = run_duels(alg, FINITE, horizon, alg.answer_stream, o_table=o, record_pairs=True)
+    assert [tuple(p) for p in run.pairs[:len(engine.trace.actions)]] == engine.trace.actions
+    assert np.array_equal(run.plays, engine.plays)
+
+
 def test_algorithm_2_in_the_protocol_on_a_fixed_table_is_the_traced_run():
     instance, config, horizon = audit_instance(), audit_config(), 1000
     seed = np.random.SeedSequence(3)
     o = np.random.default_rng(3).integers(0, 2, horizon)
     row, records, groups = trace_goptimal(instance, config, horizon, seed, o)
     records_protocol = []
-    alg = GOptimalDPDBReference(instance, config, horizon, run_seed(seed, 0), records_protocol.append)
+    alg = GOptimalDPDBReference(instance, config, horizon, run_seed(seed, 0), records_protocol.append, run=0)
     run = run_duels(alg, instance, horizon, None, o_table=o, record_pairs=True)
     assert alg.row == row
     assert len(records_protocol) == len(records)
@@ -115,17 +129,40 @@ def test_algorithm_2_in_the_protocol_on_a_fixed_table_is_the_traced_run():
     assert run.plays.sum() == 2 * horizon
 
 
+# (instance, horizon) of each baseline's law test, chosen so that its rules fire: IF2 eliminates
+# and commits (the runs are checked), MaxInP's active set shrinks, the others leave their frozen
+# stretches (RUCB, RCS) or change epochs (Doubler) many times
+LAW_SETTINGS = {"rucb": (FINITE, 300), "rcs": (FINITE, 300), "doubler": (FINITE, 300),
+                "if2": (f3(3, 3.0), 1000), "maxinp": (LINEAR, 1000)}
+
+
 @pytest.mark.parametrize("name", list(BASELINES))
 def test_each_baselines_engine_follows_its_per_round_class_in_law(name):
     """Mean regret at two checkpoints, engine vs the per-round class on independent seeds, within
     4.5 standard errors (the classes draw differently: RCS draws theta, Doubler its left arm, IF2 a
-    random pass order, MaxInP each answer; a wrong rule moves these means by many errors)."""
-    instance = LINEAR if name == "maxinp" else FINITE
-    horizon, n, cps = 300, 200, [50, 300]
+    random pass order, MaxInP each answer), at a setting where the algorithm's rules fire."""
+    instance, horizon = LAW_SETTINGS[name]
+    n, cps = 200, [horizon // 6, horizon]
     ref = simulate(name, instance, None, horizon, n, seed=21, checkpoints=cps, engine="reference").regret_pref
     eng = simulate(name, instance, None, horizon, n, seed=22, checkpoints=cps).regret_pref
     se = np.sqrt(ref.var(axis=0) / n + eng.var(axis=0) / n)
     assert np.all(np.abs(ref.mean(axis=0) - eng.mean(axis=0)) < 4.5 * se)
+
+
+def test_the_law_settings_exercise_if2s_and_maxinps_rules():
+    """At their law test's settings IF2 commits (its filter empties) and MaxInP's active set
+    shrinks, in most runs: a wrong elimination rule would show in those tests."""
+    committed = shrunk = 0
+    for r in range(10):
+        instance, horizon = LAW_SETTINGS["if2"]
+        alg, answers = reference_for("if2")(instance, {}, horizon, np.random.SeedSequence(r))
+        run_duels(alg, instance, horizon, answers)
+        committed += not alg.wset.any()
+        instance, horizon = LAW_SETTINGS["maxinp"]
+        alg, answers = reference_for("maxinp")(instance, {}, horizon, np.random.SeedSequence(r))
+        run_duels(alg, instance, horizon, answers)
+        shrunk += alg.pair_ok.reshape(alg.k, alg.k).diagonal().sum() < alg.k
+    assert committed >= 8 and shrunk >= 8
 
 
 class UniformPairs:

@@ -55,6 +55,7 @@ import pandas as pd
 from dpbandits.contextual.config import PRESETS, LDPMABConfig, preset
 from dpbandits.contextual.ldpmab import Source, run_ldpmab
 from dpbandits.rng import resolve_seed, run_seed
+from dpbandits.sim.reference import class_run_arguments
 
 __all__ = ["simulate", "ContextualResult", "ALGORITHMS", "run_seeds"]
 
@@ -168,14 +169,7 @@ def _simulate_class(cls, instance, epsilon, horizon, runs, seed, params, aux, te
     if tuple(aux) or test_point is not None:
         raise ValueError(f"{cls.__name__}: aux and test_point are the paper's algorithm's (Algorithm 3, Figure 6); "
                          "a policy of your own runs on target users only")
-    if not isinstance(runs, (int, np.integer)) or isinstance(runs, bool) or runs < 1:
-        raise ValueError(f"runs must be an int >= 1, got {runs!r}")
-    if isinstance(horizon, (bool, np.bool_)) or not isinstance(horizon, (int, np.integer)) or horizon < 1:
-        raise ValueError(f"horizon (target users) must be an int >= 1, got {horizon!r}")
-    eps = math.inf if epsilon is None else float(epsilon)
-    if not eps > 0:
-        raise ValueError(f"epsilon must be > 0 (or None: not private), got {epsilon!r}")
+    runs, horizon, eps = class_run_arguments(runs, horizon, epsilon, "horizon (target users)")
     kw = interface.class_params(cls, params)
-    raw = interface.run_class(cls, instance, eps, kw, int(horizon), run_seeds(seed, int(runs)))
-    return ContextualResult(cls.__name__, getattr(instance, "name", type(instance).__name__), eps, int(horizon),
-                            raw, kw)
+    raw = interface.run_class(cls, instance, eps, kw, horizon, run_seeds(seed, runs))
+    return ContextualResult(cls.__name__, getattr(instance, "name", type(instance).__name__), eps, horizon, raw, kw)

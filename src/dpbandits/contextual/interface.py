@@ -107,41 +107,53 @@ def play_batch(policy: ContextualPolicy, randomizer: LocalRandomizer, instance, 
     n = int(policy.batch)
     x = instance.sample_target(n, users)
     f = instance.reward(x)
-    with raised_in(who, "public()", first_user):
+    with raised_in(who, "public()", first_user, "target user"):
         public = policy.public()
     regret = 0.0
     local = type(randomizer).__name__
     for i in range(n):
         t = first_user + i
-        with raised_in(who, "act(x)", t):
+        with raised_in(who, "act(x)", t, "target user"):
             arm = policy.act(x[i])
         arm = checked_arm(arm, f.shape[1], who, t, f"act(x) for target user {t}")
         y = float(users.random() < f[i, arm])
         regret += f[i].max() - f[i, arm]
         arms[arm] += 1
-        with raised_in(local, "release(x, arm, reward, public)", t):
+        with raised_in(local, "release(x, arm, reward, public)", t, "target user"):
             report = randomizer.release(x[i], arm, y, public)
-        with raised_in(who, "receive(report)", t):
+        with raised_in(who, "receive(report)", t, "target user"):
             policy.receive(report)
-    with raised_in(who, "end_batch()", first_user + n - 1):
+    with raised_in(who, "end_batch()", first_user + n - 1, "target user"):
         policy.end_batch()
     return regret
 
 
 def run_users(policy: ContextualPolicy, randomizer: LocalRandomizer, instance, horizon: int,
               users: np.random.Generator, who: str = "") -> UserRun:
-    """``horizon // policy.batch`` batches of target users (a last partial batch is not played,
-    as in the paper's algorithm)."""
+    """Batches of target users while a whole batch fits in ``horizon`` (a last partial batch is
+    not played, as in the paper's algorithm); the batch size is read at each batch's start."""
     who = who or type(policy).__name__
+    arms = np.zeros(instance.k, dtype=np.int64)
+    curve, played = [], 0
+    while True:
+        batch = _checked_batch(policy, who)
+        if played + batch > int(horizon):
+            break
+        curve.append(play_batch(policy, randomizer, instance, users, arms, who, played + 1))
+        played += batch
+    if not curve:
+        raise ValueError(f"{who}.batch = {batch} is larger than the horizon ({int(horizon)} target users): "
+                         "no batch would be played")
+    return UserRun(float(sum(curve)), np.array(curve), arms)
+
+
+def _checked_batch(policy, who: str) -> int:
     batch = getattr(policy, "batch", None)
     if batch is None:
         raise ValueError(f"{who} has no batch: set self.batch (users per batch, an integer >= 1)")
     if isinstance(batch, (bool, np.bool_)) or not isinstance(batch, (int, np.integer)) or batch < 1:
         raise ValueError(f"{who}.batch is {batch!r}; allowed: an integer >= 1")
-    arms = np.zeros(instance.k, dtype=np.int64)
-    curve = [play_batch(policy, randomizer, instance, users, arms, who, 1 + g * batch)
-             for g in range(int(horizon) // int(batch))]
-    return UserRun(float(sum(curve)), np.array(curve), arms)
+    return int(batch)
 
 
 def class_problems(cls) -> list[str]:

@@ -49,9 +49,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dpbandits.dueling.baseline_result import check_checkpoints
+from dpbandits.dueling.baseline_result import check_checkpoints, finite_view
 from dpbandits.dueling.instances import FiniteInstance, LinearInstance
 from dpbandits.rng import resolve_seed
+from dpbandits.sim.reference import class_run_arguments
 
 __all__ = ["simulate", "DuelingResult", "ALGORITHMS", "config_for"]
 
@@ -160,7 +161,7 @@ def _algorithm_1(algorithm, name, instance, epsilon, horizon, runs, seed, params
     horizon = int(horizon)
     cps = _checkpoints(horizon, checkpoints)
     config = config_for(algorithm, epsilon, params)
-    raw = simulate_ebs(instance, config, horizon, cps, runs, seed, engine or "fast")
+    raw = simulate_ebs(finite_view(instance), config, horizon, cps, runs, seed, engine or "fast")
     return DuelingResult(algorithm, name, config.epsilon, cps, raw.regret_pref, raw.regret_util, raw, config)
 
 
@@ -208,18 +209,12 @@ def _simulate_class(cls, instance, epsilon, horizon, runs, seed, params, checkpo
         raise ValueError(f"{cls.__name__} cannot run as a dueling algorithm: {'; '.join(problems)} "
                          "(dpbandits.dueling.interface)")
     if engine not in (None, "reference"):
-        raise ValueError(f"a class of your own runs on the per-round runner; engine must be None, got {engine!r}")
-    if not isinstance(runs, (int, np.integer)) or isinstance(runs, bool) or runs < 1:
-        raise ValueError(f"runs must be an int >= 1, got {runs!r}")
+        raise ValueError(f"a class of your own runs on the per-round runner; engine must be None or 'reference', "
+                         f"got {engine!r}")
     if not isinstance(instance, (FiniteInstance, LinearInstance)):
         raise ValueError("instance must be a FiniteInstance or LinearInstance (dpbandits.dueling.instances)")
-    if isinstance(horizon, (bool, np.bool_)) or not isinstance(horizon, (int, np.integer)) or horizon < 1:
-        raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
-    eps = math.inf if epsilon is None else float(epsilon)
-    if not eps > 0:
-        raise ValueError(f"epsilon must be > 0 (or None: not private), got {epsilon!r}")
+    runs, horizon, eps = class_run_arguments(runs, horizon, epsilon)
     kw = interface.class_params(cls, params)
-    horizon = int(horizon)
     cps = check_checkpoints(horizon, [horizon] if checkpoints is None else checkpoints)
-    out = interface.run_class(cls, instance, eps, kw, horizon, cps, int(runs), resolve_seed(seed, "dueling", "api"))
+    out = interface.run_class(cls, instance, eps, kw, horizon, cps, runs, resolve_seed(seed, "dueling", "api"))
     return _from_runs(cls.__name__, getattr(instance, "name", type(instance).__name__), eps, cps, out, kw)

@@ -27,7 +27,8 @@ __all__ = ["EBSTrace", "DPEBSEliminationReference"]
 # what each variant releases (ebs_params) and what one user's answer can change in it
 _MECHANISMS = {
     "r1": "one binary-tree counter per arm (Lemma 2) releases its noisy Borda sum, Laplace noise on every "
-          "tree node at eps_c = counter_share * eps: eps/2-DP by the R1 accounting",
+          "tree node at eps_c = counter_share * eps: 2 eps_c-DP by the R1 accounting (eps/2 at the default "
+          "counter_share 1/4)",
     "naive": "as r1 with eps_c = eps / (2K) per counter",
     "literal": "as r1, but the +1 element enters only when o_t = 1: the stream length reveals o_t "
                "(not DP; the audit's negative control)",

@@ -716,9 +716,11 @@ class GOptimalDPDBReference:
     the runner reproduces the reference engine's run; ``observer`` as for :func:`trace_goptimal`."""
 
     def __init__(self, instance: LinearInstance, config: GOptConfig, horizon: int, seed: np.random.SeedSequence,
-                 observer=None):
+                 observer=None, run: int = 0):
+        if int(horizon) > _MAX_REFERENCE_HORIZON:
+            raise ValueError(f"horizon must be <= {_MAX_REFERENCE_HORIZON} for the per-round reference engine")
         self.config = config
-        self._steps = _run_steps(_Context(instance, config, DESIGN_CACHE), int(horizon), 0, seed, "reference",
+        self._steps = _run_steps(_Context(instance, config, DESIGN_CACHE), int(horizon), int(run), seed, "reference",
                                  observer)
         self._duel: _Duel | None = None
         # answers after a commit before any round (a design of rank 0) teach nothing: their own stream
@@ -731,8 +733,14 @@ class GOptimalDPDBReference:
     def private(self) -> bool:
         return self.config.private
 
-    mechanism = ("Laplace(1/eps) noise on the win sum of every (phase, pair) group (step 8); the designs, "
-                 "MLE, eliminations and commit are post-processing of the noisy sums and of public actions")
+    @property
+    def mechanism(self) -> str:
+        if not self.config.private:
+            return "none (epsilon = inf: no noise, N_priv = 0)"
+        return ("Laplace noise (scale 1/eps; noise='logT': log T / eps) on the win sum of every (phase, pair) "
+                "group (step 8); the designs, MLE, eliminations and commit are post-processing of the noisy sums "
+                "and of public actions")
+
     sensitivity = "o_t enters exactly one group of one phase, with coefficient 1: l1-sensitivity 1 per phase"
 
     def _resume(self, answer) -> None:

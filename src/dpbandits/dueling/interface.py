@@ -17,8 +17,8 @@ matrix, o_t = 1{u < P(left, right)} with u the next uniform of the ``answers`` s
 from a fixed o-table: user t answers o_table[t - 1] whatever the duel, spec 1.4), and only then
 ``update`` is called. Because the order of the draws is fixed, an algorithm may draw its own
 randomness from the ``answers`` stream too: Algorithm 1's engines draw u_b (the algorithm's
-choice) and u_o (the answer) from one ``duels`` stream per run, and the baselines' engines use one
-generator per block, so the papers' classes are built on a shared stream
+choice) and u_o (the answer) from one ``duels`` stream per run, and each baseline's engine draws
+its choices and the answers from one generator for the whole call, so the papers' classes are built on a shared stream
 (:func:`reference_for` returns the algorithm and the stream its answers come from): Algorithm 1's
 class gives its engines' runs exactly, and Algorithm 2's class is its per-round reference engine
 turned inside out (each phase's schedule is fixed at the phase's start; its answers come from the
@@ -96,9 +96,11 @@ def run_duels(algorithm: DuelingAlgorithm, instance, horizon: int, answers: np.r
               checkpoints=None, *, o_table=None, record_pairs: bool = False, who: str = "") -> DuelRun:
     """Play ``horizon`` rounds of ``algorithm`` on ``instance`` (a FiniteInstance, or a
     LinearInstance through its preference matrix). Each round: ``select``, the user's answer
-    (from ``answers``, or ``o_table``), ``update`` (module docstring). ``checkpoints``: increasing
-    rounds in [1, horizon] (default: the horizon). Every duel is checked where it is returned
-    (errors name ``who``, by default the algorithm's class)."""
+    (from ``answers``, or ``o_table``), ``update`` (module docstring). With an ``o_table``, a given
+    ``answers`` stream still gives one uniform per round, discarded, as Algorithm 1's reference
+    engine draws u_o on a fixed table (pass None to draw nothing, as Algorithm 2's does).
+    ``checkpoints``: increasing rounds in [1, horizon] (default: the horizon). Every duel is
+    checked where it is returned (errors name ``who``, by default the algorithm's class)."""
     who = who or type(algorithm).__name__
     fin = finite_view(instance)
     k, pref = fin.k, fin.preference
@@ -119,7 +121,8 @@ def run_duels(algorithm: DuelingAlgorithm, instance, horizon: int, answers: np.r
         with raised_in(who, "select()", t):
             pair = algorithm.select()
         a, b = checked_pair(pair, k, who, t)
-        o = int(answers.random() < pref[a, b]) if o_table is None else int(o_table[t - 1])
+        u = answers.random() if answers is not None else None
+        o = int(u < pref[a, b]) if o_table is None else int(o_table[t - 1])
         with raised_in(who, f"update({a}, {b}, {o})", t):
             algorithm.update(a, b, o)
         plays[a] += 1
@@ -132,49 +135,49 @@ def run_duels(algorithm: DuelingAlgorithm, instance, horizon: int, answers: np.r
     return DuelRun(out_p, out_u, plays, pairs)
 
 
-def _dp_ebs_elimination(instance, config, horizon, seed):
+def _dp_ebs_elimination(instance, config, horizon, seed, run=0):
     from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
 
-    alg = DPEBSEliminationReference(instance, config, horizon, seed)
+    alg = DPEBSEliminationReference(finite_view(instance), config, horizon, seed)
     return alg, alg.answer_stream
 
 
-def _goptimal_dpdb(instance, config, horizon, seed):
+def _goptimal_dpdb(instance, config, horizon, seed, run=0):
     from dpbandits.dueling.goptimal_dpdb import GOptimalDPDBReference
 
-    alg = GOptimalDPDBReference(instance, config, horizon, seed)
+    alg = GOptimalDPDBReference(instance, config, horizon, seed, run=run)
     return alg, alg.answer_stream
 
 
-def _rucb(instance, params, horizon, seed):
+def _rucb(instance, params, horizon, seed, run=0):
     from dpbandits.dueling.rucb import RUCBReference
 
     rng = np.random.default_rng(seed)
     return RUCBReference(finite_view(instance).k, rng), rng
 
 
-def _rcs(instance, params, horizon, seed):
+def _rcs(instance, params, horizon, seed, run=0):
     from dpbandits.dueling.rcs import RCSReference
 
     rng = np.random.default_rng(seed)
     return RCSReference(finite_view(instance).k, rng), rng
 
 
-def _if2(instance, params, horizon, seed):
+def _if2(instance, params, horizon, seed, run=0):
     from dpbandits.dueling.interleaved_filter import IF2Reference
 
     rng = np.random.default_rng(seed)
     return IF2Reference(finite_view(instance).k, horizon, rng), rng
 
 
-def _doubler(instance, params, horizon, seed):
+def _doubler(instance, params, horizon, seed, run=0):
     from dpbandits.dueling.doubler import DoublerReference
 
     rng = np.random.default_rng(seed)
     return DoublerReference(finite_view(instance).k, rng), rng
 
 
-def _maxinp(instance, params, horizon, seed):
+def _maxinp(instance, params, horizon, seed, run=0):
     from dpbandits.dueling.maxinp import MaxInPReference
 
     rng = np.random.default_rng(seed)
@@ -182,7 +185,8 @@ def _maxinp(instance, params, horizon, seed):
 
 
 # name -> (algorithm of one run, the stream its users' answers come from), from (instance, the typed
-# config of Algorithm 1 or 2, or the baseline's parameters, horizon, the run's SeedSequence)
+# config of Algorithm 1 or 2, or the baseline's parameters, horizon, the run's SeedSequence, the
+# run's index)
 REFERENCES: dict[str, Callable[..., tuple[DuelingAlgorithm, np.random.Generator]]] = {
     "dp_ebs_elimination": _dp_ebs_elimination, "goptimal_dpdb": _goptimal_dpdb, "rucb": _rucb, "rcs": _rcs, "if2": _if2, "doubler": _doubler,
     "maxinp": _maxinp,
@@ -202,7 +206,7 @@ def run_reference(name: str, instance, params, horizon: int, checkpoints, runs: 
     build = reference_for(name)
     out = []
     for r in range(int(runs)):
-        alg, answers = build(instance, params, horizon, run_seed(seed, r))
+        alg, answers = build(instance, params, horizon, run_seed(seed, r), r)
         out.append(run_duels(alg, instance, horizon, answers, checkpoints))
     return out
 

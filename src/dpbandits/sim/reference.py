@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["RunResult", "run_reference", "checked_arm", "checked_arms", "constructor_problems", "keyword_params",
-           "raised_in"]
+           "raised_in", "class_run_arguments"]
 
 
 @dataclass
@@ -56,14 +56,27 @@ def checked_arms(arms, k: int, copies: int, who: str, t: int) -> np.ndarray:
 
 
 @contextmanager
-def raised_in(who: str, call: str, t: int) -> Iterator[None]:
+def raised_in(who: str, call: str, t: int, unit: str = "round") -> Iterator[None]:
     """An error raised inside a researcher's method says where: a note naming the class, the call
-    and the round (or user) t is added to it, and it propagates unchanged otherwise."""
+    and the round (or ``unit``, e.g. target user) t is added to it, and it propagates unchanged
+    otherwise."""
     try:
         yield
     except Exception as error:
-        error.add_note(f"raised in {who}.{call} at round {t}")
+        error.add_note(f"raised in {who}.{call} at {unit} {t}")
         raise
+
+
+def class_run_arguments(runs, horizon, epsilon, horizon_name: str = "horizon") -> tuple[int, int, float]:
+    """``runs``, ``horizon`` and ``epsilon`` of a run of a researcher's class, checked: two ints
+    >= 1 and an epsilon > 0 (None: not private, inf)."""
+    for name, value in (("runs", runs), (horizon_name, horizon)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+    eps = float("inf") if epsilon is None else float(epsilon)
+    if not eps > 0:
+        raise ValueError(f"epsilon must be > 0 (or None: not private), got {epsilon!r}")
+    return int(runs), int(horizon), eps
 
 
 def constructor_problems(cls, required: tuple[str, ...]) -> list[str]:
