@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from dpbandits.contextual import BumpInstance, simulate
-from dpbandits.contextual.config import preset
+from dpbandits.contextual.config import PRESETS, preset
 from dpbandits.contextual.interface import (
     ContextualPolicy,
     LocalRandomizer,
@@ -56,12 +56,16 @@ def test_a_faithful_release_sends_every_active_pair_whatever_the_users_bin(x):
     assert privacy_loss((0, 1, 1.0), (1, 0, 1.0), public.active, 1.0) == pytest.approx(1.0)
 
 
-def test_a_run_shows_every_target_user_an_arm_in_range_and_the_same_seed_gives_the_same_run():
-    cfg = preset("primary", batch=25)
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_run_shows_every_target_user_an_arm_in_range_and_the_same_seed_gives_the_same_run(name):
+    cfg = preset(name, batch=25)
+    eps = 2.0 if cfg.private else math.inf
     runs = []
     for _ in range(2):
-        ref = ReferenceLDPMAB(cfg, INST, [Source(1000, 2.0, target=True)], 7)
-        runs.append(run_users(ref, LaplaceRandomizer(2.0, ref.rng), INST, 1010, ref.rng))
+        ref = ReferenceLDPMAB(cfg, INST, [Source(1000, eps, target=True)], 7)
+        local = LaplaceRandomizer(eps, ref.rng, cfg.private, cfg.noise)
+        assert local.private == cfg.private
+        runs.append(run_users(ref, local, INST, 1010, ref.rng))
     a, b = runs
     assert a.arms.sum() == 1000 and a.curve.size == 40  # the last partial batch is not played
     assert a.regret == b.regret and np.array_equal(a.arms, b.arms)
