@@ -156,10 +156,9 @@ class LaplaceRandomizer:
         if self.noise == "inbin_only":
             mask = np.zeros_like(public.active)
             mask[j] = public.active[j]
-        u = np.zeros(public.active.shape)
-        u[j, arm] = 1.0 if mask[j, arm] else 0.0
+        u, v = _raw((j, arm, reward), mask)
         if not self.private:
-            return Report(u, reward * u, int(mask.sum()))
+            return Report(u, v, int(mask.sum()))
         u_noisy = np.where(mask, u + self.scale * self.rng.laplace(size=u.shape), 0.0)
-        v_noisy = np.where(mask, reward * u + self.scale * self.rng.laplace(size=u.shape), 0.0)
+        v_noisy = np.where(mask, v + self.scale * self.rng.laplace(size=u.shape), 0.0)
         return Report(u_noisy, v_noisy, int(mask.sum()))

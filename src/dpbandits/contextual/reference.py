@@ -57,9 +57,6 @@ class _Bin:
         self.su, self.sv, self.ev, self.eu, self.bv = z.copy(), z.copy(), z.copy(), z.copy(), z.copy()
         self.est = np.zeros(self.k)
 
-    def contains(self, x: np.ndarray) -> bool:
-        return bool(np.all(x >= self.lo) and np.all((x < self.hi) | ((self.hi == 1.0) & (x <= 1.0))))
-
 
 @dataclass
 class ReferenceResult:
