@@ -22,8 +22,15 @@ from scipy import stats
 
 from dpbandits.contextual import realdata
 from dpbandits.contextual.experiments.designs import load_table_data, simulate_table
+from dpbandits.contextual.interface import run_users
 from dpbandits.contextual.linear import LogisticModel, _sigmoid, private_sgd_bandit
 from dpbandits.contextual.nn import MLPModel
+from dpbandits.contextual.sgd_reference import (
+    ClippedGradientRandomizer,
+    LinearPolicy,
+    ModelBroadcast,
+    NNPolicy,
+)
 from dpbandits.io import read_results, write_results
 
 COUNTRIES = ["United-States"] * 8 + ["Mexico", "India", "Germany", "Philippines", "?"]
@@ -383,44 +390,66 @@ def test_simulate_table_on_a_small_real_csv(tmp_path):
 # Linear / NN against a plain per-user implementation
 
 
-def _plain_linear(x, y, order, eps, batch, rng, clip=1.0, lr=0.01):
-    """One repetition, user by user: greedy logistic arm, clipped gradient, Laplace noise on all
-    K (d + 1) coordinates, batch-mean SGD step."""
-    n, d = x.shape
-    k = y.shape[1]
-    theta = np.zeros((k, d + 1))
-    total = 0.0
-    scale = 2 * clip * math.sqrt(k * (d + 1)) / eps
-    for i in range(n // batch):
-        grads = np.zeros_like(theta)
-        for j in order[i * batch:(i + 1) * batch]:
-            xt = np.append(x[j], 1.0)
-            pred = _sigmoid(theta @ xt) + 1e-9 * rng.random(k)
-            a = int(np.argmax(pred))
-            total += y[j, a]
-            g = np.zeros_like(theta)
-            g[a] = (_sigmoid(theta[a] @ xt) - y[j, a]) * xt
-            g *= min(1.0, clip / max(np.linalg.norm(g), 1e-300))
-            grads += g + rng.laplace(0.0, scale, size=g.shape)
-        theta -= lr * grads / batch
-    return total
+class _DatasetUsers:
+    """A dataset's users in one arrival order as an instance of the contextual protocol's runner:
+    each arm's reward is the user's 0/1 outcome, so the runner's Y = 1{u < f} is that outcome and
+    its pseudo-regret sum max_k y - y_arm."""
+
+    def __init__(self, x, y, order):
+        self.x, self.y, self.order, self.seen = x, y, order, 0
+        self.k, self.d = y.shape[1], x.shape[1]
+
+    def sample_target(self, n, rng):
+        self.idx = self.order[self.seen:self.seen + n]
+        self.seen += n
+        return self.x[self.idx]
+
+    def reward(self, x):
+        return self.y[self.idx]
 
 
-def test_linear_matches_a_plain_per_user_implementation():
+@pytest.mark.parametrize("policy", [LinearPolicy, NNPolicy])
+def test_the_sgd_engine_matches_its_per_user_reference_in_the_protocol(policy):
+    """The vectorised engine (compiled kernels, the batch's Laplace noise drawn as one sum) against
+    the per-user policy and clipped-gradient randomiser of the contextual protocol, user by user
+    through its runner, on the same data and arrival orders."""
     rng = np.random.default_rng(5)
-    n, reps = 2000, 40
+    n, reps, batch = 1000, 40, 50
     x = rng.random((n, 2))
     eta = 1 / (1 + np.exp(-(4 * x[:, 0] - 2)))
     lab = (rng.random(n) < eta).astype(int)
     y = np.column_stack([lab == 0, lab == 1]).astype(float)
     order = np.argsort(rng.random((reps, n)), axis=1)
-    for eps in (1.0, 50.0):  # noise-dominated, and learning (mean reward well above 1/2)
-        fast = private_sgd_bandit(LogisticModel(2), x, y, order, eps, 50, rng, lr=0.5).reward_curve.sum(axis=1)
-        plain = [_plain_linear(x, y, order[r], eps, 50, rng, lr=0.5) for r in range(reps)]
-        assert stats.ks_2samp(fast, plain).pvalue > 0.01
-    assert np.mean(plain) > 0.55 * n
-    frozen = private_sgd_bandit(LogisticModel(2), x, y, order, 50.0, 50, rng, lr=0.0).reward_curve.sum(axis=1)
-    assert stats.mannwhitneyu(frozen, plain).pvalue < 0.01  # the comparison has power
+    model = LogisticModel(2) if policy is LinearPolicy else MLPModel(2)
+
+    def per_user(eps, randomizer_eps=None):
+        return [run_users(policy(2, 2, eps, n, rng, batch=batch, lr=1.0),
+                          ClippedGradientRandomizer(randomizer_eps or eps, rng), _DatasetUsers(x, y, order[r]), n,
+                          rng).regret for r in range(reps)]
+
+    for eps in (5.0, 50.0):  # the noise slows learning, and it hardly does
+        fast = private_sgd_bandit(model, x, y, order, eps, batch, rng, lr=1.0, f_target=y).regret_curve.sum(axis=1)
+        assert stats.ks_2samp(fast, per_user(eps)).pvalue > 0.01
+        if eps == 5.0:  # the comparison has power: the noise cut 4x is told apart
+            assert stats.ks_2samp(fast, per_user(eps, 4 * eps)).pvalue < 0.01
+    plain = per_user(50.0)
+    assert np.mean(plain) < 0.45 * n  # it learns: a uniformly random arm's regret is n / 2 here
+    frozen = private_sgd_bandit(model, x, y, order, 50.0, batch, rng, lr=0.0, f_target=y).regret_curve.sum(axis=1)
+    assert stats.mannwhitneyu(frozen, plain).pvalue < 0.01  # and a model that never learns is told apart
+
+
+def test_the_clipped_gradient_release_is_eps_ldp_whatever_the_broadcast():
+    """Any two users' released vectors (before noise) differ by at most 2 sqrt(K p) C in l1, the
+    sensitivity the noise scale is set for, for either model and any parameters and clip."""
+    rng = np.random.default_rng(9)
+    for kind, hidden, p in (("logistic", 0, 4), ("mlp", 6, 6 * 3 + 13)):
+        for _ in range(200):
+            public = ModelBroadcast(kind, rng.normal(0, 3, (3, p)), float(rng.uniform(0.1, 5)), hidden)
+            exact = ClippedGradientRandomizer(math.inf, rng)
+            a = exact.release(rng.random(3), int(rng.integers(3)), float(rng.integers(2)), public)
+            b = exact.release(rng.random(3), int(rng.integers(3)), float(rng.integers(2)), public)
+            assert np.abs(a - b).sum() <= 2 * math.sqrt(3 * p) * public.clip * (1 + 1e-12)
+            assert max(np.linalg.norm(a), np.linalg.norm(b)) <= public.clip * (1 + 1e-12)
 
 
 def test_mlp_gradient_matches_finite_differences():

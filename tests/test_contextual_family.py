@@ -72,6 +72,26 @@ def test_a_run_shows_every_target_user_an_arm_in_range_and_the_same_seed_gives_t
     assert a.regret == pytest.approx(a.curve.sum())
 
 
+@pytest.mark.parametrize("name", ["linear", "nn"])
+def test_table_2s_comparators_are_policies_of_the_protocol_and_run_by_name(name):
+    from dpbandits.contextual.sgd_reference import ClippedGradientRandomizer, LinearPolicy, NNPolicy
+
+    cls = {"linear": LinearPolicy, "nn": NNPolicy}[name]
+    assert class_problems(cls) == [] and cls.randomizer is ClippedGradientRandomizer
+    assert isinstance(cls(3, 2, 1.0, 100, np.random.default_rng(0)), ContextualPolicy)
+    for eps, private in ((1.0, True), (math.inf, False)):
+        local = ClippedGradientRandomizer(eps, np.random.default_rng(0))
+        assert isinstance(local, LocalRandomizer) and local.private is private
+        assert local.sensitivity and ("eps-LDP" in local.mechanism) is private
+    a, b = (simulate(name, INST, 2.0, 1010, 2, seed=5, params={"batch": 50}) for _ in range(2))
+    assert a.algorithm == name and np.array_equal(a.regret, b.regret)
+    assert all(r.arms.sum() == 1000 and r.curve.size == 20 for r in a.raw)  # the last partial batch is not played
+    with pytest.raises(ValueError, match=r"unknown parameter\(s\) 'Batch'"):
+        simulate(name, INST, 2.0, 100, params={"Batch": 10})
+    with pytest.raises(ValueError, match=rf"{name}: aux and test_point are the paper's algorithm's"):
+        simulate(name, INST, 2.0, 100, aux=[{"n": 100, "epsilon": 1.0, "gamma": 0.0, "kappa": 1.0}])
+
+
 class UniformPolicy:
     """A researcher's policy: one bin, a uniformly random arm for every user, the paper's
     randomiser."""
@@ -149,7 +169,7 @@ def test_a_policy_that_cannot_run_is_refused_before_any_user():
         simulate(UniformPolicy, INST, 1.0, 10, params={"batch": 0})
     with pytest.raises(ValueError, match=r"UniformPolicy.batch = 20 is larger than the horizon \(10 target users\)"):
         simulate(UniformPolicy, INST, 1.0, 10)
-    with pytest.raises(ValueError, match=r"a policy of your own runs on target users only"):
+    with pytest.raises(ValueError, match=r"a policy class runs on target users only"):
         simulate(UniformPolicy, INST, 1.0, 10, aux=[{"n": 10, "epsilon": 1.0}])
 
 

@@ -19,7 +19,9 @@ Algorithms (one module each):
   a researcher's policy runs through ``simulate(MyPolicy, ...)``);
 * :mod:`randomizer` - the user-side Laplace randomiser and its privacy accounting;
 * :mod:`abse` - the non-private ABSE baseline (Algorithm 2 without noise);
-* :mod:`linear` / :mod:`nn` - the "Linear" (Han et al. 2021) and "NN" LDP baselines.
+* :mod:`linear` / :mod:`nn` - the "Linear" (Han et al. 2021) and "NN" LDP baselines, vectorised
+  over repetitions; :mod:`sgd_reference` - the same two per user, policies of the protocol with a
+  clipped-gradient local randomiser (``simulate("linear" | "nn", ...)``).
 
 Data: :mod:`instances` (synthetic rewards, the Q_gamma sampler, bin moments), :mod:`realdata`
 (Adult loader and download, Jobs/Taxi-shaped CSV loader, semi-synthetic surrogates).

@@ -24,6 +24,11 @@ unknown key raises and names the allowed ones). ``aux``: the auxiliary datasets 
 in feeding order (:class:`~dpbandits.contextual.ldpmab.Source` or mappings of its fields, e.g.
 ``{"n": 5000, "epsilon": 8.0, "gamma": 0.0, "kappa": 1.0}``).
 
+Table 2's comparators run by name too (``COMPARATORS``): ``linear`` and ``nn``, the locally
+private SGD bandits of :mod:`dpbandits.contextual.sgd_reference` (per user, in the family's
+protocol; ``params``: ``batch``, ``clip``, ``lr``, ``hidden``), their regret the realised
+pseudo-regret of a policy class (below); the workflow's Table 2 runs their vectorised engine.
+
 >>> simulate("primary", BumpInstance(), 1.0, 2000, params={"Batch": 10})
 Traceback (most recent call last):
 ...
@@ -57,9 +62,10 @@ from dpbandits.contextual.ldpmab import Source, run_ldpmab
 from dpbandits.rng import resolve_seed, run_seed
 from dpbandits.sim.reference import class_run_arguments
 
-__all__ = ["simulate", "ContextualResult", "ALGORITHMS", "run_seeds"]
+__all__ = ["simulate", "ContextualResult", "ALGORITHMS", "COMPARATORS", "run_seeds"]
 
-ALGORITHMS = tuple(PRESETS)
+COMPARATORS = {"linear": "LinearPolicy", "nn": "NNPolicy"}  # classes of dpbandits.contextual.sgd_reference
+ALGORITHMS = (*PRESETS, *COMPARATORS)
 
 
 def run_seeds(seed, runs: int) -> list[np.random.SeedSequence]:
@@ -141,6 +147,11 @@ def simulate(algorithm: str, instance, epsilon: float | None, horizon: int, runs
     ``test_point``: a context x whose active arms each run records per target batch (Figure 6)."""
     if isinstance(algorithm, type):
         return _simulate_class(algorithm, instance, epsilon, horizon, runs, seed, params, aux, test_point)
+    if algorithm in COMPARATORS:
+        from dpbandits.contextual import sgd_reference
+
+        return _simulate_class(getattr(sgd_reference, COMPARATORS[algorithm]), instance, epsilon, horizon, runs,
+                               seed, params, aux, test_point, name=algorithm)
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
     if not isinstance(runs, (int, np.integer)) or runs < 1:
@@ -158,8 +169,10 @@ def simulate(algorithm: str, instance, epsilon: float | None, horizon: int, runs
                             raw, config)
 
 
-def _simulate_class(cls, instance, epsilon, horizon, runs, seed, params, aux, test_point) -> ContextualResult:
-    """A researcher's policy class in the family's protocol (module docstring)."""
+def _simulate_class(cls, instance, epsilon, horizon, runs, seed, params, aux, test_point,
+                    name: str = "") -> ContextualResult:
+    """A policy class in the family's protocol, a researcher's or a comparator's (``name``)
+    (module docstring)."""
     from dpbandits.contextual import interface
 
     problems = interface.class_problems(cls)
@@ -167,9 +180,10 @@ def _simulate_class(cls, instance, epsilon, horizon, runs, seed, params, aux, te
         raise ValueError(f"{cls.__name__} cannot run as a contextual policy: {'; '.join(problems)} "
                          "(dpbandits.contextual.interface)")
     if tuple(aux) or test_point is not None:
-        raise ValueError(f"{cls.__name__}: aux and test_point are the paper's algorithm's (Algorithm 3, Figure 6); "
-                         "a policy of your own runs on target users only")
+        raise ValueError(f"{name or cls.__name__}: aux and test_point are the paper's algorithm's (Algorithm 3, "
+                         "Figure 6); a policy class runs on target users only")
     runs, horizon, eps = class_run_arguments(runs, horizon, epsilon, "horizon (target users)")
     kw = interface.class_params(cls, params)
     raw = interface.run_class(cls, instance, eps, kw, horizon, run_seeds(seed, runs))
-    return ContextualResult(cls.__name__, getattr(instance, "name", type(instance).__name__), eps, horizon, raw, kw)
+    return ContextualResult(name or cls.__name__, getattr(instance, "name", type(instance).__name__), eps, horizon,
+                            raw, kw)

@@ -22,7 +22,9 @@ own parameters, data order and noise. :mod:`dpbandits.contextual.nn` swaps the m
 Implementation: the per-user arithmetic (logits, greedy arm, gradients, clipping, per-arm batch
 sums) runs in small numba kernels that add in numpy's order (:mod:`dpbandits.contextual._exact`),
 so every parameter is bit-identical to the einsum formulation these kernels replaced (tested);
-the sigmoid (``np.tanh``) and the random draws stay in numpy, in the same order.
+the sigmoid (``np.tanh``) and the random draws stay in numpy, in the same order. Its plain per-user
+reference, in the contextual family's protocol, is :mod:`dpbandits.contextual.sgd_reference`
+(the two agree in distribution: tested).
 """
 
 from __future__ import annotations
