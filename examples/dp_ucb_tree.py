@@ -1,6 +1,6 @@
 """DP-UCB with one binary-tree counter per arm: an epsilon-DP bandit algorithm that is not in the
-online paper, as an example of ``online.extra_algorithms`` (README, "Using the library from
-Python").
+online paper, as an example of ``online.extra_algorithms`` (README, "The Python API,
+and bringing your own algorithm").
 
 The idea is Mishra & Thakurta (2015) and Tossou & Dimitrakakis (2016): keep each arm's reward sum
 in a private counter under continual observation (the binary mechanism of Dwork, Naor, Pitassi &

@@ -1,5 +1,5 @@
 """A deliberately leaky "private" UCB: an example that the black-box audit must refute
-(README, "Using the library from Python"; check X-AUDIT-LEAKY-UCB).
+(README, "The Python API, and bringing your own algorithm"; check X-AUDIT-LEAKY-UCB).
 
 At every round t > K it perturbs each arm's empirical mean with fresh Lap(1 / (epsilon n_j))
 noise and pulls argmax_j of ``noisy mean_j + sqrt(2 ln t / n_j)``. Each single release is

@@ -1,4 +1,4 @@
-"""The library's layers (ARCHITECTURE.md, "The library"), asserted over its static import graph:
+"""The library's layers (CONTRIBUTING.md, "Where things are"), asserted over its static import graph:
 every ``import`` and ``from ... import`` anywhere in a module (also inside functions), relative
 imports resolved.
 

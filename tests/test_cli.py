@@ -1,6 +1,7 @@
 """The command line (dpbandits.workflow.cli; console script `dpbandits`): a researcher's class from
-a file runs beside the paper's algorithms on the same seeds, its audit FAILs a leaky class, and
-bad input stops before any work with the argument's name."""
+a file, of any family, runs beside the paper's algorithms on the same seeds, its audit FAILs a
+leaky class (online) or a leaky local randomiser (contextual), and bad input stops before any work
+with the argument's name."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from dpbandits.workflow.cli import main, parse_params
 @pytest.fixture
 def mine(repo, tmp_path):
     """The examples' classes as a researcher's files, outside the package and the repository."""
-    for name in ("dp_ucb_tree.py", "leaky_ucb.py"):
+    for name in ("dp_ucb_tree.py", "leaky_ucb.py", "dueling_algorithms.py", "quantile_algorithms.py",
+                 "contextual_policies.py"):
         shutil.copy(repo / "examples" / name, tmp_path / name)
     return tmp_path
 
@@ -77,6 +79,75 @@ def test_bad_input_stops_before_any_work_naming_the_argument(mine, tmp_path, cap
     assert main([*argv, "--out", str(out)]) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()  # nothing written
+
+
+@pytest.mark.parametrize(("family", "target", "extra", "compare"), [
+    ("dueling", "dueling_algorithms.py:NoisyBordaElimination", ["--horizon", "3000", "--instance", "f1(4)"],
+     ["dp_ebs_elimination", "rucb"]),
+    ("quantile", "quantile_algorithms.py:DKWRacing", [], ["seq", "dp_seq"]),
+    ("contextual", "contextual_policies.py:GreedyOnOneBin", ["--horizon", "500"], ["primary", "linear"]),
+])
+def test_simulate_runs_a_class_of_every_family_beside_the_papers(mine, tmp_path, capsys, family, target, extra,
+                                                                 compare):
+    argv = ["simulate", f"{mine}/{target}", "--family", family, "--runs", "3", "--compare", ",".join(compare),
+            *extra]
+    assert main([*argv, "--out", str(tmp_path / "a")]) == 0
+    table = pd.read_csv(tmp_path / "a/simulate.csv")
+    assert list(table.algorithm) == [target.rpartition(":")[2], *compare]
+    assert (table.ci_low <= table["mean"]).all() and (table["mean"] <= table.ci_high).all() and (table.runs == 3).all()
+    assert (tmp_path / "a/simulate.pdf").is_file() and (tmp_path / "a/simulate.png").is_file()
+    assert target.rpartition(":")[2] in capsys.readouterr().out
+    assert main([*argv, "--out", str(tmp_path / "b")]) == 0  # the same seed: the same runs
+    assert (tmp_path / "a/simulate.csv").read_bytes() == (tmp_path / "b/simulate.csv").read_bytes()
+    if family == "quantile":
+        assert (table.error_rate == 0).all() and (table.censored == 0).all()
+    if family == "contextual":  # the paper's policy reports eq. (1), a class the realised pseudo-regret
+        assert "eq. (1)" in table.measure[1] and "realised" in table.measure[0] and "realised" in table.measure[2]
+
+
+def test_the_contextual_audit_fails_a_leaky_randomiser_and_states_its_power(mine, tmp_path, capsys):
+    out = tmp_path / "audit"
+    assert main(["audit", f"{mine}/contextual_policies.py:ReusedNoiseReports", "--family", "contextual",
+                 "--samples", "5000", "--out", str(out)]) == 0
+    rows = pd.read_csv(out / "audit.csv")
+    assert rows.verdict[0].startswith("FAIL: not eps-LDP") and rows.refuted[0]
+    assert rows.refuted[1]  # its negative control is caught
+    assert {"leak class: noise_reused", "leak class: noise_shrunk"} <= set(rows.audited)
+    assert (out / "audit.png").is_file() and "FAIL: not eps-LDP" in capsys.readouterr().out
+    assert main(["audit", f"{mine}/contextual_policies.py:LaplaceReports", "--family", "contextual",
+                 "--samples", "5000", "--out", str(tmp_path / "good")]) == 0
+    assert not pd.read_csv(tmp_path / "good/audit.csv").refuted[0]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling", "--means", "0.5,0.4"],
+     "--means is the online family's"),
+    (["simulate", "{mine}/dp_ucb_tree.py:DPUCBTree", "--instance", "f1(4)"], "--instance is for the dueling"),
+    (["simulate", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling", "--instance", "h1(4)"],
+     "unknown constructor 'h1' for the dueling family; allowed: f1(...)"),
+    (["simulate", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling", "--instance", "f2(4, 2)"],
+     "--instance 'f2(4, 2)': gap must be in (0, 1/2)"),
+    (["simulate", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling", "--param", "dlta=1"],
+     "unknown parameter(s) 'dlta'"),
+    (["simulate", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling", "--compare", "ucb1"],
+     "--compare ucb1: allowed for the dueling family"),
+    (["simulate", "{mine}/quantile_algorithms.py:DKWRacing", "--family", "quantile", "--horizon", "100"],
+     "--horizon: the quantile family has none"),
+    (["simulate", "{mine}/contextual_policies.py:LaplaceReports", "--family", "contextual"],
+     "audit it with dpbandits audit --family contextual"),
+    (["simulate", "rucb", "--family", "dueling"], "expected path/to/file.py:Class"),
+    (["audit", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling"],
+     "no black-box audit of a researcher's dueling class yet"),
+    (["audit", "{mine}/contextual_policies.py:LaplaceReports", "--family", "contextual", "--arms", "3"],
+     "--arms is the online audit's"),
+    (["audit", "{mine}/contextual_policies.py:GreedyOnOneBin", "--family", "contextual"], "has no release method"),
+])
+def test_bad_input_of_the_other_families_stops_before_any_work(mine, tmp_path, capsys, argv, message):
+    out = tmp_path / "out"
+    argv = [a.replace("{mine}", str(mine)) for a in argv]
+    assert main([*argv, "--out", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_parameters_are_python_literals_or_strings():

@@ -101,3 +101,29 @@ def test_every_module_a_docstring_names_exists():
             if not _module_exists(name):
                 missing.append(f"{path.relative_to(ROOT)}: {ref}")
     assert not missing, missing
+
+
+SECTION = re.compile(r'\((README|CONTRIBUTING\.md|docs/\w+\.md), "([^"]+)"', re.S)
+
+
+def test_a_section_a_source_file_cites_exists_and_no_file_cites_notes_outside_the_repository():
+    """A docstring or comment that sends the reader to a section of the README or of a guide (the
+    file's name, then the section's title in double quotes, in parentheses) names a heading of that
+    file; and no file of the repository cites the maintainers' architecture notes, which live
+    outside it."""
+    files = [p for top in ("src", "examples", "tests", "workflow") for p in (ROOT / top).rglob("*")
+             if p.suffix in (".py", ".smk", ".md", ".rst") and "__pycache__" not in p.parts]
+    files.append(ROOT / "Snakefile")
+    missing, outside = [], []
+    for path in files:
+        text = path.read_text()
+        if "ARCHITECTURE" + ".md" in text:
+            outside.append(str(path.relative_to(ROOT)))
+        for doc, section in SECTION.findall(text):
+            target = ROOT / ("README.md" if doc == "README" else doc)
+            titles = re.findall(r"^#+ (.+)$", target.read_text(), re.M)  # a title with or without its "(...)"
+            headings = {h.strip() for h in titles} | {h.split(" (")[0].strip() for h in titles}
+            if " ".join(section.split()) not in headings:
+                missing.append(f"{path.relative_to(ROOT)}: ({doc}, {section!r})")
+    assert not outside, f"files citing notes outside the repository: {outside}"
+    assert not missing, f"sections that do not exist: {missing}"

@@ -23,7 +23,7 @@ from dpbandits.dueling.goptimal_dpdb import (
     simulate_goptimal,
     trace_goptimal,
 )
-from dpbandits.dueling.instances import f3, g1
+from dpbandits.dueling.instances import f1, f3, g1
 from dpbandits.dueling.interface import (
     REFERENCES,
     DuelingAlgorithm,
@@ -32,6 +32,7 @@ from dpbandits.dueling.interface import (
     run_duels,
     run_reference,
 )
+from dpbandits.online.interface import load_algorithm
 from dpbandits.rng import run_seed
 
 FINITE = f3(4, 0.6)
@@ -263,3 +264,19 @@ def test_an_error_inside_a_researchers_method_says_which_class_call_and_round():
         simulate(Breaks, FINITE, None, 10)
     assert any(note.startswith("raised in Breaks.update(") and note.endswith("at round 3")
                for note in info.value.__notes__)
+
+
+def test_the_example_algorithm_identifies_the_winner_and_then_duels_it_with_itself():
+    """examples/dueling_algorithms.py: on F1(4) at eps = 1 every run has eliminated every other arm
+    well before T = 20000 (its regret stops growing) and names the winner; its privacy is stated."""
+    cls = load_algorithm("examples/dueling_algorithms.py:NoisyBordaElimination")
+    assert cls.private and "Laplace(2/eps)" in cls.mechanism and cls.sensitivity
+    res = simulate(cls, f1(4), 1.0, 20_000, 10, seed=3, checkpoints=[10_000, 20_000])
+    assert np.array_equal(res.regret_pref[:, 0], res.regret_pref[:, 1])  # committed by T / 2
+    alg = cls(4, 1.0, 20_000, np.random.default_rng(0))
+    for _ in range(20_000):
+        left, right = alg.select()
+        alg.update(left, right, int(left == 0 or (right != 0 and left < right)))  # arm 0 always wins
+    assert alg.active == [0] and alg.select() == (0, 0)
+    with pytest.raises(ValueError, match="epsilon must be > 0 and finite"):
+        cls(4, math.inf, 100, np.random.default_rng(0))

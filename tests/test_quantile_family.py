@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from dpbandits.online.interface import load_algorithm
 from dpbandits.params import coerce_params
 from dpbandits.quantile import dp_seq, epoch_seq, make_instance, seq
 from dpbandits.quantile.api import ALGORITHMS, simulate
@@ -261,3 +262,17 @@ def test_a_class_that_does_not_fit_is_refused_before_any_run():
         simulate(Endless, INSTANCE, None, runs=1)
     with pytest.raises(ValueError, match=r"Endless.select\(\) asked for sample 11 of arm 0, beyond its cap of 10"):
         simulate(Endless, INSTANCE, None, runs=1, cap=10)
+
+
+def test_the_example_algorithm_is_delta_pac_and_not_private():
+    """examples/quantile_algorithms.py: DKW racing names the best arm in every one of 60 runs on
+    DISC (Delta = 0.2) and on a three-arm Gaussian instance, each run terminating (delta = 0.05:
+    an error rate above 5% would be seen with about 95% probability in 60 runs); it states it is
+    not private, and a run with no separation yet is censored at its cap, not wrong."""
+    cls = load_algorithm("examples/quantile_algorithms.py:DKWRacing")
+    assert cls.private is False and cls.mechanism.startswith("none")
+    for inst in (make_instance("disc", q=0.4, a=0.2, b=1.0), make_instance("gauss", q=0.8, a=1.0, b=0.5, k=3)):
+        res = simulate(cls, inst, None, runs=60, seed=4)
+        assert res.correct.all() and not res.censored.any()
+    short = simulate(cls, make_instance("disc", q=0.4, a=0.2, b=1.0), None, runs=2, seed=4, cap=5)
+    assert short.censored.all() and (short.k_hat == -1).all()

@@ -1,4 +1,4 @@
-"""Seed derivation (ARCHITECTURE.md, "Seeds").
+"""Seed derivation (docs/workflow.md).
 
 Every stochastic unit derives its own :class:`numpy.random.SeedSequence` from the root seed and a
 stable, human-readable description of the unit (paper, experiment, cell, seed block, stream).

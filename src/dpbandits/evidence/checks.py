@@ -2,7 +2,7 @@
 rules shared by all checks.
 
 Verdicts from intervals: PASS when the whole CI satisfies the criterion, FAIL when none of it
-does, INCONCLUSIVE when the CI straddles the boundary (ARCHITECTURE.md statistics conventions).
+does, INCONCLUSIVE when the CI straddles the boundary (docs/verdicts.md).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 its verdict), and the writers of ``reports/checks.csv`` / ``.md``. The claims of the papers, each
 counted once and judged from the rows that test it, are :mod:`dpbandits.evidence.inventory`'s.
 
-Schema of a check row (ARCHITECTURE.md, output contract):
+Schema of a check row (the output contract of reports/checks.csv, docs/verdicts.md):
 ``paper, check_id, source, kind, claim, statistic, value, ci_low, ci_high, criterion, verdict,
 n_runs, scale, reason, stability``.
 
@@ -36,7 +36,7 @@ __all__ = ["Claim", "Evidence", "POWER_FORMS", "PRIVACY_POWER_FORMS", "COLUMNS",
            "write_claim_rows", "read_claim_rows", "combine_claims", "render_checks_markdown",
            "claims_table", "value_with_ci"]
 
-# The papers, by id (ARCHITECTURE.md): the titles every human-readable output uses.
+# The papers, by id: the titles every human-readable output uses.
 PAPER_TITLES = {
     "online": "Hu, Huang, Mehta & Hegde, near-optimal algorithms for DP online learning",
     "dueling": "Saha & Asi, DP-Dueling: learning from preference feedback without compromising user privacy",
@@ -50,7 +50,7 @@ NON_PAPER_KINDS = ("control", "sanity", "identity")
 KINDS = (*PAPER_KINDS, "report", *NON_PAPER_KINDS)
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "REPORT")
 
-# Why a verdict is what it is (README, "Reading claims.md"). Paper claims: PASS supported; FAIL
+# Why a verdict is what it is (README, "How to read a verdict"; docs/verdicts.md). Paper claims: PASS supported; FAIL
 # contradicted (false where the claim applies, with power), not_reproduced (a figure's reading at
 # the paper's own settings), erratum (a proof, constant or definition error shown exactly);
 # INCONCLUSIVE no_power (the check could not have failed, or compares quantities tied at a floor

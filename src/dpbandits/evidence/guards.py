@@ -1,5 +1,5 @@
 """The guards every verdict passes through, enforced by the registry for every row of every check
-(ARCHITECTURE.md, "Checks"), and the evidence helpers the checks use.
+(docs/verdicts.md), and the evidence helpers the checks use.
 
 A check computes its statistic and a raw verdict; :func:`judge` turns it into the verdict a
 reviewer can quote, with its ``reason`` (:data:`dpbandits.evidence.claims.REASONS`):

@@ -1,4 +1,4 @@
-"""The one registry of every check of the four papers (ARCHITECTURE.md, "Checks").
+"""The one registry of every check of the four papers (CONTRIBUTING.md, "Add a check").
 
 Each paper lists its checks in ``dpbandits.<paper>.checks.registry`` as :class:`Check` records:
 plain data, cheap to import (the workflow's main process reads them to build its rules; the check

@@ -30,7 +30,7 @@ then its constructor's keyword arguments.
 Seeds: an int is a root seed, ``derive_seed(seed, "online", "api")``: the same int gives the same
 runs, and every algorithm and epsilon reads the same per-run reward streams (common random
 numbers). A :class:`numpy.random.SeedSequence` is used as given: the workflow passes its cell's
-seed (``dpbandits.online.experiments.figure_designs``). Streams (ARCHITECTURE.md, Seeds): run r of a per-run
+seed (``dpbandits.online.experiments.figure_designs``). Streams (docs/workflow.md): run r of a per-run
 engine uses the named children ``rewards``, ``noise`` and ``policy`` of ``seed.spawn(runs)[r]``
 (a researcher's class gets ``algorithm``); the vectorised engines (``ucb1``, ``ts_beta``, the
 full-information algorithms, a class's ``copies`` mode) draw every run from one stream per name.

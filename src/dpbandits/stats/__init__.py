@@ -1,4 +1,4 @@
-"""Statistics conventions of ARCHITECTURE.md: bootstrap CIs over runs, log-log slopes with
+"""The project's statistics conventions (docs/verdicts.md): bootstrap CIs over runs, log-log slopes with
 bootstrap CIs that include lack of fit, Clopper-Pearson, Holm, Mann-Whitney with ties."""
 
 from dpbandits.stats.core import (

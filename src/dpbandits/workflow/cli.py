@@ -15,7 +15,6 @@ Bad input stops before any work with a message naming the argument and what it a
 from __future__ import annotations
 
 import argparse
-import ast
 import sys
 import time
 from pathlib import Path
@@ -23,29 +22,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from dpbandits.workflow.cli_common import (
+    UsageError,
+    check,
+    draw_curves,
+    label,
+    parse_params,
+    same_runs_note,
+)
+
 __all__ = ["main", "parse_params"]
 
-SETTINGS = {"1": [0.75, 0.625, 0.5, 0.375, 0.25], "2": [0.5, 0.4, 0.4, 0.4, 0.4]}  # Figures 1 and 2
-COMPARE = ("lazy_dp_ts", "anytime_lazy_ucb", "dp_se")
-
-
-class UsageError(ValueError):
-    """A command-line argument out of its range (reported with the argument's name)."""
-
-
-def parse_params(items: list[str]) -> dict:
-    """``["width=1", "name='x'"]`` -> ``{"width": 1, "name": "x"}`` (values as Python literals,
-    else strings)."""
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.isidentifier():
-            raise UsageError(f"--param {item!r}: expected name=value with a Python identifier as the name")
-        try:
-            out[name] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            out[name] = value
-    return out
+SETTINGS = ("1", "2")  # the arm means of Figures 1 and 2 (dpbandits.online.checks.figures.FIG_SETTINGS)
+COMPARE = ("lazy_dp_ts", "adap_klucb", "anytime_lazy_ucb", "dp_se")  # the algorithms of Figures 1-2
+FAMILY_NAMES = ("online", "dueling", "quantile", "contextual")
 
 
 def _means(args) -> list[float]:
@@ -57,16 +47,9 @@ def _means(args) -> list[float]:
         if len(means) < 2 or not all(0 <= m <= 1 for m in means):
             raise UsageError(f"--means {args.means!r}: expected at least two arm means in [0, 1]")
         return means
-    return SETTINGS[args.setting]
+    from dpbandits.online.checks.figures import FIG_SETTINGS
 
-
-def _check(name: str, value, ok: bool, allowed: str) -> None:
-    if not ok:
-        raise UsageError(f"{name} {value!r}: allowed {allowed}")
-
-
-def _label(algorithm: str) -> str:
-    return algorithm.rpartition(":")[2] or algorithm
+    return list(FIG_SETTINGS["settings"][f"setting{args.setting or '1'}"]["means"])
 
 
 def _load(algorithm: str, params: dict):
@@ -89,14 +72,23 @@ def _load(algorithm: str, params: dict):
 
 def simulate_inputs(args) -> dict:
     """The checked inputs of ``dpbandits simulate`` (every error before any work)."""
+    if args.family != "online":
+        from dpbandits.workflow.cli_families import family_simulate_inputs
+
+        return family_simulate_inputs(args)
+    if args.instance is not None:
+        raise UsageError("--instance is for the dueling, quantile and contextual families; the online family takes "
+                         "--setting or --means")
+    args.horizon = 100_000 if args.horizon is None else args.horizon
+    args.runs = 20 if args.runs is None else args.runs
     means = _means(args)
-    _check("--epsilon", args.epsilon, args.epsilon > 0, "a number > 0")
-    _check("--horizon", args.horizon, len(means) <= args.horizon <= 10**8, f"an integer in [{len(means)}, 1e8]")
-    _check("--runs", args.runs, 1 <= args.runs <= 10_000, "an integer in [1, 10000]")
-    _check("--seed", args.seed, args.seed >= 0, "an integer >= 0")
+    check("--epsilon", args.epsilon, args.epsilon > 0, "a number > 0")
+    check("--horizon", args.horizon, len(means) <= args.horizon <= 10**8, f"an integer in [{len(means)}, 1e8]")
+    check("--runs", args.runs, 1 <= args.runs <= 10_000, "an integer in [1, 10000]")
+    check("--seed", args.seed, args.seed >= 0, "an integer >= 0")
     params = parse_params(args.param)
     target = _load(args.algorithm, params)
-    compare = [c for c in args.compare.split(",") if c] if args.compare else list(COMPARE)
+    compare = [c for c in args.compare.split(",") if c] if args.compare is not None else list(COMPARE)
     for c in compare:
         _load(c, {})
     return {"means": means, "params": params, "target": target, "compare": compare}
@@ -115,17 +107,17 @@ def simulate_command(args, inputs: dict) -> pd.DataFrame:
     out.mkdir(parents=True, exist_ok=True)
     rows, curves = [], {}
     rng = np.random.default_rng(args.seed)
-    jobs = [(_label(args.algorithm), target, params)] + [(c, c, {}) for c in compare]
+    jobs = [(label(args.algorithm), target, params)] + [(c, c, {}) for c in compare]
     for name, algorithm, kw in progress(jobs, "simulate", total=len(jobs), stream=sys.stderr):
         res = simulate(algorithm, means, args.epsilon, args.horizon, args.runs, args.seed, kw or None,
                        checkpoints=checkpoints)
         est, lo, hi = bootstrap_ci(res.final_regret, np.mean, rng)
         rows.append({"algorithm": name, "epsilon": args.epsilon, "horizon": args.horizon, "runs": args.runs,
-                     "mean_final_regret": est, "ci_low": lo, "ci_high": hi})
+                     "mean_final_regret": est, "ci_low": lo, "ci_high": hi, "note": same_runs_note(res.final_regret)})
         curves[name] = res.regret
     table = pd.DataFrame(rows)
     table.to_csv(out / "simulate.csv", index=False)
-    _plot_regret(curves, checkpoints, _label(args.algorithm), means, args, out)
+    _plot_regret(curves, checkpoints, label(args.algorithm), means, args, out)
     return table
 
 
@@ -136,13 +128,8 @@ def _plot_regret(curves: dict, checkpoints, mine: str, means, args, out: Path) -
 
     apply_style()
     fig, ax = plt.subplots(figsize=(6.0, 4.0))
-    colours = algorithm_palette(list(curves))
-    for name, regret in curves.items():
-        mean, sd = regret.mean(axis=0), regret.std(axis=0)
-        style = {"linewidth": 2.4} if name == mine else {"linewidth": 1.2, "linestyle": "--"}
-        ax.plot(checkpoints, mean, color=colours[name], label=name, **style)
-        ax.fill_between(checkpoints, mean - sd, mean + sd, color=colours[name], alpha=0.12)
-    ax.set_xlabel("round t")
+    draw_curves(ax, {name: (checkpoints, regret) for name, regret in curves.items()}, mine,
+                algorithm_palette(list(curves)))
     ax.set_ylabel("cumulative pseudo-regret")
     ax.set_title(f"mu = ({', '.join(f'{m:g}' for m in means)}), eps = {args.epsilon:g}, {args.runs} runs (+-1 sd)",
                  fontsize=9)
@@ -154,23 +141,33 @@ def audit_inputs(args) -> dict:
     """The checked inputs of ``dpbandits audit`` (every error before any work)."""
     from dpbandits.online.interface import ExtraAlgorithm
 
-    _check("--epsilon", args.epsilon, args.epsilon > 0, "a number > 0")
-    _check("--samples", args.samples, 1000 <= args.samples <= 20_000_000, "an integer in [1000, 2e7]")
-    _check("--confidence", args.confidence, 0.5 <= args.confidence < 1, "a number in [0.5, 1)")
-    _check("--horizons", args.horizons, all(4 <= t <= 16 for t in args.horizons) and
+    if args.family == "contextual":
+        from dpbandits.workflow.cli_families import contextual_audit_inputs
+
+        return contextual_audit_inputs(args)
+    if args.family != "online":
+        raise UsageError(f"--family {args.family}: no black-box audit of a researcher's {args.family} class yet (the "
+                         "online algorithms and the contextual local randomisers have one)")
+    defaults = {"accounting": 1.0, "horizons": [8, 16], "arms": 2, "rounds": [1, 3, 4]}
+    for name, value in defaults.items():
+        setattr(args, name, value if getattr(args, name) is None else getattr(args, name))
+    check("--epsilon", args.epsilon, args.epsilon > 0, "a number > 0")
+    check("--samples", args.samples, 1000 <= args.samples <= 20_000_000, "an integer in [1000, 2e7]")
+    check("--confidence", args.confidence, 0.5 <= args.confidence < 1, "a number in [0.5, 1)")
+    check("--horizons", args.horizons, all(4 <= t <= 16 for t in args.horizons) and
            len(set(args.horizons)) == len(args.horizons), "distinct integers in [4, 16]")
-    _check("--arms", args.arms, 2 <= args.arms <= 8, "an integer in [2, 8]")
-    _check("--rounds", args.rounds, all(1 <= h <= 16 for h in args.rounds) and len(set(args.rounds)) == len(args.rounds),
+    check("--arms", args.arms, 2 <= args.arms <= 8, "an integer in [2, 8]")
+    check("--rounds", args.rounds, all(1 <= h <= 16 for h in args.rounds) and len(set(args.rounds)) == len(args.rounds),
            "distinct integers in [1, 16]")
-    _check("--control", args.control, 0 < args.control < 1, "a number in (0, 1)")
-    _check("--accounting", args.accounting, args.accounting > 0, "a number > 0")
+    check("--control", args.control, 0 < args.control < 1, "a number in (0, 1)")
+    check("--accounting", args.accounting, args.accounting > 0, "a number > 0")
     params = parse_params(args.param)
     if ":" not in args.algorithm:
         raise UsageError(f"ALGORITHM {args.algorithm!r}: expected path/to/file.py:Class or package.module:Class")
     _load(args.algorithm, params)
-    name = "".join(c if c.isalnum() else "_" for c in _label(args.algorithm).lower())
+    name = "".join(c if c.isalnum() else "_" for c in label(args.algorithm).lower())
     spec = ExtraAlgorithm(name=name, import_path=args.algorithm, params=params, epsilon_accounting=args.accounting,
-                          label=_label(args.algorithm), audit_samples=args.samples, control_noise_multiplier=args.control,
+                          label=label(args.algorithm), audit_samples=args.samples, control_noise_multiplier=args.control,
                           audit_horizons=tuple(args.horizons), audit_arms=args.arms, audit_rounds=tuple(args.rounds))
     problems = spec.audit_problems()
     if problems:
@@ -231,33 +228,52 @@ def _plot_audit(spec, real, control, reference, power, out: Path) -> None:
     save_figure(fig, out / "audit.pdf", out / "audit.png")
 
 
+class _Defaults(argparse.ArgumentDefaultsHelpFormatter):
+    """``--help`` shows an option's default where it has one (a family-dependent default is in its
+    help text)."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, [], argparse.SUPPRESS) or "%(default)" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dpbandits", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="run an online algorithm beside the paper's on the same seeds")
-    sim.add_argument("algorithm", help="path/to/file.py:Class, package.module:Class or a paper algorithm")
+    sim = sub.add_parser("simulate", formatter_class=_Defaults, help="run an algorithm of your own beside the paper's with the same seed")
+    sim.add_argument("algorithm", help="path/to/file.py:Class, package.module:Class (online: or a paper algorithm)")
+    sim.add_argument("--family", choices=FAMILY_NAMES, default="online", help="the class's family (its protocol)")
     sim.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="its parameters")
-    sim.add_argument("--setting", choices=sorted(SETTINGS), default="1", help="the arm means of Figure 1 or 2")
-    sim.add_argument("--means", help="comma-separated arm means instead of a setting")
-    sim.add_argument("--epsilon", type=float, default=0.5)
-    sim.add_argument("--horizon", type=int, default=100_000)
-    sim.add_argument("--runs", type=int, default=20)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--compare", default=",".join(COMPARE), help="comma-separated paper algorithms")
+    sim.add_argument("--setting", choices=SETTINGS, help="online: the arm means of Figure 1 (default) or 2")
+    sim.add_argument("--means", help="online: comma-separated arm means instead of a setting")
+    sim.add_argument("--instance", help="dueling, quantile, contextual: a constructor call, e.g. 'f1(8)', "
+                     "'disc(0.4, 0.2)', 'BumpInstance()' (default: that one)")
+    sim.add_argument("--epsilon", type=float, default=0.5, help="the privacy parameter of the private algorithms")
+    sim.add_argument("--horizon", type=int, help="rounds or target users (default: online 1e5, where Figures 1-2 "
+                     "use 1e6; dueling 2e4; contextual 5000; quantile: none)")
+    sim.add_argument("--runs", type=int, help="runs per algorithm (default 20; contextual 10)")
+    sim.add_argument("--seed", type=int, default=1, help="the root seed of every algorithm's runs")
+    sim.add_argument("--compare", help="comma-separated paper algorithms (default: online "
+                     f"{','.join(COMPARE)}; dueling dp_ebs_elimination,rucb; quantile seq,dp_seq; contextual "
+                     "primary,linear,nn)")
     sim.add_argument("--out", default="dpbandits-out/simulate", help="folder of the table and the figure")
-    aud = sub.add_parser("audit", help="black-box privacy audit of an online algorithm, with its power")
+    aud = sub.add_parser("audit", formatter_class=_Defaults, help="black-box privacy audit of an online algorithm or a contextual randomiser")
     aud.add_argument("algorithm", help="path/to/file.py:Class or package.module:Class")
+    aud.add_argument("--family", choices=FAMILY_NAMES, default="online",
+                     help="online (an algorithm) or contextual (a local randomiser, audited per user)")
     aud.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="its parameters")
     aud.add_argument("--epsilon", type=float, default=1.0, help="the epsilon it is built with")
-    aud.add_argument("--accounting", type=float, default=1.0, help="it claims (accounting x epsilon)-DP")
-    aud.add_argument("--samples", type=int, default=100_000, help="runs per neighbouring reward table")
-    aud.add_argument("--horizons", type=int, nargs="+", default=[8, 16], help="horizons of the reward tables")
-    aud.add_argument("--arms", type=int, default=2, help="arms of the reward tables")
-    aud.add_argument("--rounds", type=int, nargs="+", default=[1, 3, 4],
-                     help="rounds whose reward vector a neighbouring table mirrors")
-    aud.add_argument("--confidence", type=float, default=0.999)
+    aud.add_argument("--accounting", type=float, help="online: it claims (accounting x epsilon)-DP (default 1)")
+    aud.add_argument("--samples", type=int, default=100_000,
+                     help="runs per neighbouring reward table (contextual: releases per input)")
+    aud.add_argument("--horizons", type=int, nargs="+", help="online: horizons of the reward tables (default 8 16)")
+    aud.add_argument("--arms", type=int, help="online: arms of the reward tables (default 2)")
+    aud.add_argument("--rounds", type=int, nargs="+",
+                     help="online: rounds whose reward vector a neighbouring table mirrors (default 1 3 4)")
+    aud.add_argument("--confidence", type=float, default=0.999, help="of the lower bound on the privacy loss")
     aud.add_argument("--control", type=float, default=0.5, help="the negative control's noise multiplier")
-    aud.add_argument("--seed", type=int, default=1)
+    aud.add_argument("--seed", type=int, default=1, help="the root seed of the audit's runs")
     aud.add_argument("--out", default="dpbandits-out/audit", help="folder of the rows and the figure")
     return parser
 
@@ -266,6 +282,11 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     prepare, run = ((simulate_inputs, simulate_command) if args.command == "simulate"
                     else (audit_inputs, audit_command))
+    if args.family != "online":
+        from dpbandits.workflow import cli_families
+
+        run = (cli_families.family_simulate_command if args.command == "simulate"
+               else cli_families.contextual_audit_command)
     try:  # the inputs: an algorithm that does not import, a parameter it does not take, a value out of range
         inputs = prepare(args)
     except (UsageError, ImportError, TypeError, ValueError) as err:
@@ -274,8 +295,10 @@ def main(argv: list[str] | None = None) -> int:
     table = run(args, inputs)
     with pd.option_context("display.max_colwidth", 200, "display.width", 200):
         print(table.drop(columns=["claim"], errors="ignore").to_string(index=False))
-    if args.command == "audit":
+    if args.command == "audit" and "claim" in table:
         print("\n" + "\n\n".join(f"{r.check_id}: {r.claim}" for r in table.itertuples()))
+    elif args.command == "audit":
+        print(f"\n{table.verdict.iloc[0]}")
     print(f"\nwritten: {args.out}/", file=sys.stderr)
     return 0
 

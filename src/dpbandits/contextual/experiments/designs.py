@@ -56,7 +56,7 @@ without its eps_m in {1, 2} panels (the FS1 criterion is about eps_m >= 4) and w
 
 Seeds: every run derives its SeedSequence from the root seed and (paper, "run", instance, n_P,
 repetition) only, so runs that differ in eps, auxiliary data, order or preset share their
-random streams (common random numbers on purpose; ARCHITECTURE.md); paired tests pair by
+random streams (common random numbers on purpose); paired tests pair by
 repetition. Table 2's repetitions share one permutation of the data across methods.
 """
 

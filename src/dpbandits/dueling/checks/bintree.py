@@ -6,8 +6,7 @@ The mechanism is :mod:`dpbandits.mechanisms.tree_counter`: A2 runs
 :class:`~dpbandits.mechanisms.tree_counter.BinaryTreeCounter` itself; A1 simulates many long
 streams with its vectorised form :func:`~dpbandits.mechanisms.tree_counter.tree_release`
 (tested equal to the counter). Conventions: natural logs (spec 1.1); the BinTree of spec 2.1
-with ``T_max = T`` and ``L = floor(log2 T) + 1``; bootstrap CIs over streams (percentile,
-ARCHITECTURE.md).
+with ``T_max = T`` and ``L = floor(log2 T) + 1``; bootstrap CIs over streams (percentile).
 """
 
 from __future__ import annotations

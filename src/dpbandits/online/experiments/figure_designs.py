@@ -3,7 +3,7 @@ plus the non-private reference lines, plus the researcher's own algorithms of
 ``online.extra_algorithms``), its seed blocks and its Parquet files. Every block runs through the
 library's entry point :func:`dpbandits.online.simulate`.
 
-File layout (ARCHITECTURE.md data flow), under the run's seed root ``results/<scale>/seed<seed>/``:
+File layout, under the run's seed root ``results/<scale>/seed<seed>/``:
     sim/online/figures/{setting}/{algorithm}/eps{eps}/block{block}.parquet
 with ``eps`` = ``nonprivate`` for the reference lines, then
     agg/online/figures.parquet       (long: one row per run and checkpoint)
