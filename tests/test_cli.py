@@ -119,6 +119,20 @@ def test_the_contextual_audit_fails_a_leaky_randomiser_and_states_its_power(mine
     assert not pd.read_csv(tmp_path / "good/audit.csv").refuted[0]
 
 
+def test_the_dueling_audit_fails_a_broken_class_and_passes_a_correct_one(mine, tmp_path, capsys):
+    small = ["--family", "dueling", "--horizons", "16", "--pilot", "300", "--samples", "4000", "--seed", "3"]
+    out = tmp_path / "audit"
+    assert main(["audit", f"{mine}/dueling_algorithms.py:RateNoiseKingOfTheHill", *small, "--out", str(out)]) == 0
+    rows = pd.read_csv(out / "audit.csv")
+    assert rows.verdict[0].startswith("FAIL: not eps-DP") and rows.refuted[0] and rows.refuted[1]
+    assert set(rows.audited[2:]) == {"leak class: noise_shrunk", "leak class: composition_ignored",
+                                     "leak class: noise_reused", "leak class: sensitivity_understated"}
+    assert (out / "audit.png").is_file() and "FAIL: not eps-DP" in capsys.readouterr().out
+    assert main(["audit", f"{mine}/dueling_algorithms.py:NoisyKingOfTheHill", *small, "--param", "m=4",
+                 "--out", str(tmp_path / "good")]) == 0
+    assert not pd.read_csv(tmp_path / "good/audit.csv").refuted[0]
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["simulate", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling", "--means", "0.5,0.4"],
      "--means is the online family's"),
@@ -136,10 +150,17 @@ def test_the_contextual_audit_fails_a_leaky_randomiser_and_states_its_power(mine
     (["simulate", "{mine}/contextual_policies.py:LaplaceReports", "--family", "contextual"],
      "audit it with dpbandits audit --family contextual"),
     (["simulate", "rucb", "--family", "dueling"], "expected path/to/file.py:Class"),
-    (["audit", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling"],
-     "no black-box audit of a researcher's dueling class yet"),
+    (["audit", "{mine}/quantile_algorithms.py:DKWRacing", "--family", "quantile"],
+     "no black-box audit of a researcher's quantile class yet"),
     (["audit", "{mine}/contextual_policies.py:LaplaceReports", "--family", "contextual", "--arms", "3"],
-     "--arms is the online audit's"),
+     "--arms is not the contextual audit's"),
+    (["audit", "{mine}/dueling_algorithms.py:NoisyKingOfTheHill", "--family", "dueling", "--rounds", "3"],
+     "--rounds is not the dueling audit's"),
+    (["audit", "{mine}/dueling_algorithms.py:NoisyKingOfTheHill", "--family", "dueling", "--horizons", "1"],
+     "--horizons [1]: allowed distinct integers in [2, 4096]"),
+    (["audit", "{mine}/dueling_algorithms.py:NoisyKingOfTheHill", "--family", "dueling", "--param", "n=3"],
+     "unknown parameter(s) 'n'"),
+    (["audit", "{mine}/dp_ucb_tree.py:DPUCBTree", "--pilot", "100"], "--pilot is the dueling audit's"),
     (["audit", "{mine}/contextual_policies.py:GreedyOnOneBin", "--family", "contextual"], "has no release method"),
 ])
 def test_bad_input_of_the_other_families_stops_before_any_work(mine, tmp_path, capsys, argv, message):

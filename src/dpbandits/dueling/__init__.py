@@ -40,7 +40,8 @@ Its checks (:mod:`.checks`): :mod:`.checks.registry` (every check record); :mod:
 white-box bookkeeping A3 / A4, black-box audits A5 with negative controls; A6(b)), and by
 subject :mod:`.checks.bintree` (A1, A2), :mod:`.checks.ebs_properties` (A6a),
 :mod:`.checks.lemmas` (Lemmas 6 and 10), :mod:`.checks.lower_bound` (LB, B7-F1-MATRIX), :mod:`.checks.frontier` (LB-FRONTIER),
-:mod:`.checks.kappa` (kappa), :mod:`.checks.solver` (A7, A8).
+:mod:`.checks.kappa` (kappa), :mod:`.checks.solver` (A7, A8). A researcher's class is audited by
+:mod:`.checks.class_audit`, whose power is measured on the leak classes of :mod:`.checks.leaks`.
 """
 
 _API = {name: "dpbandits.dueling.api" for name in ("simulate", "DuelingResult", "ALGORITHMS", "config_for")}

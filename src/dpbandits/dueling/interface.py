@@ -29,7 +29,8 @@ engine's per-phase ``outcomes`` streams).
 **its parameters)`` (a parameter named ``arms`` gets a LinearInstance's feature vectors unless
 given), it draws its own randomness from ``rng`` (run r's ``algorithm`` stream) and its users'
 answers come from run r's ``answers`` stream, so two researchers' classes see the same users.
-Every duel it returns is checked where it returns it.
+Every duel it returns is checked where it returns it. Its privacy claim is audited black-box by
+:func:`dpbandits.dueling.checks.class_audit.audit_dueling_class`.
 
 **Table** (:data:`REFERENCES`): each algorithm in the protocol, built from the arguments of
 :func:`dpbandits.dueling.api.simulate` (``simulate(..., engine="reference")`` runs it);
@@ -113,8 +114,10 @@ def run_duels(algorithm: DuelingAlgorithm, instance, horizon: int, answers: np.r
     elif answers is None:
         raise ValueError("run_duels needs an answers stream or an o_table")
     gp, gu = fin.pref_gaps, fin.util_gaps
-    plays = np.zeros(k, dtype=np.int64)
-    pairs = np.empty((horizon, 2), dtype=np.int64) if record_pairs else None
+    plays = [0] * k  # Python lists and ints in the loop: it runs once per round of every run
+    pairs = [] if record_pairs else None
+    answer_of = o_table.tolist() if o_table is not None else None
+    checks = cp.tolist()
     out_p, out_u = np.empty(cp.size), np.empty(cp.size)
     c = 0
     for t in range(1, horizon + 1):
@@ -122,17 +125,19 @@ def run_duels(algorithm: DuelingAlgorithm, instance, horizon: int, answers: np.r
             pair = algorithm.select()
         a, b = checked_pair(pair, k, who, t)
         u = answers.random() if answers is not None else None
-        o = int(u < pref[a, b]) if o_table is None else int(o_table[t - 1])
+        o = int(u < pref[a, b]) if answer_of is None else int(answer_of[t - 1])
         with raised_in(who, f"update({a}, {b}, {o})", t):
             algorithm.update(a, b, o)
         plays[a] += 1
         plays[b] += 1
         if pairs is not None:
-            pairs[t - 1] = a, b
-        while c < cp.size and cp[c] == t:
-            out_p[c], out_u[c] = plays @ gp, plays @ gu  # each duel's regret is the sum over its two slots
+            pairs.append((a, b))
+        while c < len(checks) and checks[c] == t:
+            counts = np.array(plays, dtype=np.int64)
+            out_p[c], out_u[c] = counts @ gp, counts @ gu  # each duel's regret is the sum over its two slots
             c += 1
-    return DuelRun(out_p, out_u, plays, pairs)
+    return DuelRun(out_p, out_u, np.array(plays, dtype=np.int64),
+                   np.array(pairs, dtype=np.int64).reshape(-1, 2) if pairs is not None else None)
 
 
 def _dp_ebs_elimination(instance, config, horizon, seed, run=0):

@@ -12,7 +12,7 @@ import numpy as np
 from dpbandits.audit import AuditResult
 from dpbandits.evidence.claims import Claim, Evidence
 
-__all__ = ["audit_claims", "LeakPower", "describe_power", "with_leak_power", "power_statement", "state_leak_power"]
+__all__ = ["audit_claims", "LeakPower", "ClassAudit", "measure_leak_power", "describe_power", "with_leak_power", "power_statement", "state_leak_power"]
 
 
 def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
@@ -48,6 +48,48 @@ class LeakPower:
     description: str
     lower_bound: float
     caught: bool
+
+
+@dataclass(frozen=True)
+class ClassAudit:
+    """The black-box audit of a researcher's class (a contextual local randomiser, a dueling
+    algorithm): the real audit at its claimed epsilon (``privacy``: "eps-DP" or "eps-LDP"), the
+    negative control (the class built at epsilon / its control multiplier: a correct, tight class
+    then leaks 1 / multiplier times more than claimed), what the same audit catches of the family's
+    reference mutants at the same size (``leaks``), the size, the time taken, and the verdict in
+    words."""
+
+    real: AuditResult
+    control: AuditResult
+    leaks: list
+    size: str
+    seconds: float
+    privacy: str = "eps-LDP"
+
+    @property
+    def verdict(self) -> str:
+        missed = [leak.leak for leak in self.leaks if not leak.caught]
+        if self.real.refuted:
+            return (f"FAIL: not {self.privacy}, lower bound {self.real.epsilon_lower_bound:.3g} > eps = "
+                    f"{self.real.epsilon:g} ({self.real.best_event})")
+        if not self.control.refuted:
+            return f"INCONCLUSIVE: no violation found at {self.size}; the negative control was not caught (no power)"
+        if missed:
+            return f"INCONCLUSIVE: no violation found at {self.size}; no power against {', '.join(missed)}"
+        return f"PASS: no violation found at {self.size}; its control and every leak class caught there"
+
+
+def measure_leak_power(audit, reference: type, classes: dict) -> tuple[object, list[LeakPower]]:
+    """A family's reference and each of its leak classes (``classes``: name -> (the mutant's
+    constructor keywords, its description)) audited by ``audit(cls, params, role)``, the audit whose
+    power is stated (``role``: "reference" or the class name, for the caller's random streams): the
+    reference's result, and per class whether the audit refutes the mutant's epsilon claim."""
+    result = audit(reference, {}, "reference")
+    out = []
+    for name, (params, description) in classes.items():
+        found = audit(reference, params, name)
+        out.append(LeakPower(name, description, float(found.epsilon_lower_bound), bool(found.refuted)))
+    return result, out
 
 
 def describe_power(power: list[LeakPower]) -> tuple[str, list[str]]:

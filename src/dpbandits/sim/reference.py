@@ -10,8 +10,7 @@ never a float or a negative index that numpy would read as another arm).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,16 +54,23 @@ def checked_arms(arms, k: int, copies: int, who: str, t: int) -> np.ndarray:
     return a.astype(np.int64, copy=False)
 
 
-@contextmanager
-def raised_in(who: str, call: str, t: int, unit: str = "round") -> Iterator[None]:
+class raised_in:  # noqa: N801 - used as a context manager, named as one
     """An error raised inside a researcher's method says where: a note naming the class, the call
     and the round (or ``unit``, e.g. target user) t is added to it, and it propagates unchanged
-    otherwise."""
-    try:
-        yield
-    except Exception as error:
-        error.add_note(f"raised in {who}.{call} at {unit} {t}")
-        raise
+    otherwise. A plain class, not a generator: it wraps every call of every round."""
+
+    __slots__ = ("who", "call", "t", "unit")
+
+    def __init__(self, who: str, call: str, t: int, unit: str = "round"):
+        self.who, self.call, self.t, self.unit = who, call, t, unit
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        if isinstance(error, Exception):
+            error.add_note(f"raised in {self.who}.{self.call} at {self.unit} {self.t}")
+        return False
 
 
 def class_run_arguments(runs, horizon, epsilon, horizon_name: str = "horizon") -> tuple[int, int, float]:

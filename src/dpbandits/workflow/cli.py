@@ -141,14 +141,14 @@ def audit_inputs(args) -> dict:
     """The checked inputs of ``dpbandits audit`` (every error before any work)."""
     from dpbandits.online.interface import ExtraAlgorithm
 
-    if args.family == "contextual":
-        from dpbandits.workflow.cli_families import contextual_audit_inputs
-
-        return contextual_audit_inputs(args)
     if args.family != "online":
-        raise UsageError(f"--family {args.family}: no black-box audit of a researcher's {args.family} class yet (the "
-                         "online algorithms and the contextual local randomisers have one)")
-    defaults = {"accounting": 1.0, "horizons": [8, 16], "arms": 2, "rounds": [1, 3, 4]}
+        from dpbandits.workflow.cli_families import family_audit_inputs
+
+        return family_audit_inputs(args)
+    if args.pilot is not None:
+        raise UsageError("--pilot is the dueling audit's (the online audit's events come from a pilot of a quarter of "
+                         "--samples)")
+    defaults = {"accounting": 1.0, "horizons": [8, 16], "arms": 2, "rounds": [1, 3, 4], "samples": 100_000}
     for name, value in defaults.items():
         setattr(args, name, value if getattr(args, name) is None else getattr(args, name))
     check("--epsilon", args.epsilon, args.epsilon > 0, "a number > 0")
@@ -261,14 +261,17 @@ def _parser() -> argparse.ArgumentParser:
     aud = sub.add_parser("audit", formatter_class=_Defaults, help="black-box privacy audit of an online algorithm or a contextual randomiser")
     aud.add_argument("algorithm", help="path/to/file.py:Class or package.module:Class")
     aud.add_argument("--family", choices=FAMILY_NAMES, default="online",
-                     help="online (an algorithm) or contextual (a local randomiser, audited per user)")
+                     help="online or dueling (an algorithm), or contextual (a local randomiser, audited per user)")
     aud.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="its parameters")
     aud.add_argument("--epsilon", type=float, default=1.0, help="the epsilon it is built with")
     aud.add_argument("--accounting", type=float, help="online: it claims (accounting x epsilon)-DP (default 1)")
-    aud.add_argument("--samples", type=int, default=100_000,
-                     help="runs per neighbouring reward table (contextual: releases per input)")
-    aud.add_argument("--horizons", type=int, nargs="+", help="online: horizons of the reward tables (default 8 16)")
-    aud.add_argument("--arms", type=int, help="online: arms of the reward tables (default 2)")
+    aud.add_argument("--samples", type=int, help="runs per neighbouring table (default 100000; dueling 20000); "
+                     "contextual: releases per input (default 100000)")
+    aud.add_argument("--horizons", type=int, nargs="+", help="online, dueling: horizons of the tables (default "
+                     "8 16; dueling 16 64)")
+    aud.add_argument("--arms", type=int, help="online, dueling: arms of the tables (default 2)")
+    aud.add_argument("--pilot", type=int, help="dueling: runs per candidate table of the pilot that chooses the "
+                     "neighbouring pair (default 1000)")
     aud.add_argument("--rounds", type=int, nargs="+",
                      help="online: rounds whose reward vector a neighbouring table mirrors (default 1 3 4)")
     aud.add_argument("--confidence", type=float, default=0.999, help="of the lower bound on the privacy loss")
@@ -286,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         from dpbandits.workflow import cli_families
 
         run = (cli_families.family_simulate_command if args.command == "simulate"
-               else cli_families.contextual_audit_command)
+               else cli_families.family_audit_command)
     try:  # the inputs: an algorithm that does not import, a parameter it does not take, a value out of range
         inputs = prepare(args)
     except (UsageError, ImportError, TypeError, ValueError) as err:

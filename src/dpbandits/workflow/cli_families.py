@@ -1,9 +1,9 @@
 """``dpbandits simulate --family dueling | quantile | contextual`` and ``dpbandits audit --family
-contextual``: a researcher's class of the dueling, quantile or contextual family (the family's
-protocol, ``dpbandits.<family>.interface``) run beside the paper's algorithms on one instance with
-the same root seed, written as a table (a 95% bootstrap CI of the mean per algorithm) and a figure;
-a contextual local randomiser audited per user, with its negative control and the audit's power per
-leak class at its size. The online family's commands are :mod:`dpbandits.workflow.cli`'s.
+dueling | contextual``: a researcher's class of the dueling, quantile or contextual family (the
+family's protocol, ``dpbandits.<family>.interface``) run beside the paper's algorithms on one
+instance with the same root seed, written as a table (a 95% bootstrap CI of the mean per
+algorithm) and a figure; a dueling class, or a contextual local randomiser per user, audited with
+its negative control and the audit's power per leak class at its size. The online family's commands are :mod:`dpbandits.workflow.cli`'s.
 
 Instances are named as a call of one of the family's constructors with literal arguments
 (``--instance "f1(8)"``, ``"disc(0.4, 0.2)"``, ``"BumpInstance()"``); the dueling constructors
@@ -29,8 +29,8 @@ from dpbandits.workflow.cli_common import (
     same_runs_note,
 )
 
-__all__ = ["FAMILIES", "Family", "family_simulate_inputs", "family_simulate_command", "contextual_audit_inputs",
-           "contextual_audit_command"]
+__all__ = ["FAMILIES", "Family", "family_simulate_inputs", "family_simulate_command", "family_audit_inputs",
+           "family_audit_command"]
 
 
 @dataclass(frozen=True)
@@ -248,39 +248,70 @@ def _plot(family: Family, runs: dict, mine: str, args, inputs: dict, out: Path) 
     save_figure(fig, out / "simulate.pdf", out / "simulate.png")
 
 
-def contextual_audit_inputs(args) -> dict:
-    """The checked inputs of ``dpbandits audit --family contextual`` (a local randomiser)."""
+def family_audit_inputs(args) -> dict:
+    """The checked inputs of ``dpbandits audit --family contextual`` (a local randomiser) or
+    ``--family dueling`` (a class of the family's protocol), every error before any work."""
     from dpbandits.online.interface import load_algorithm
 
     check("--epsilon", args.epsilon, args.epsilon > 0, "a number > 0")
-    check("--samples", args.samples, 1000 <= args.samples <= 20_000_000, "an integer in [1000, 2e7]")
     check("--confidence", args.confidence, 0.5 <= args.confidence < 1, "a number in [0.5, 1)")
     check("--control", args.control, 0 < args.control < 1, "a number in (0, 1)")
-    if args.param:
-        raise UsageError("--param: a contextual randomiser is built as (epsilon, rng) and takes no parameters")
-    for name in ("accounting", "horizons", "arms", "rounds"):
+    if args.family == "quantile":
+        raise UsageError("--family quantile: no black-box audit of a researcher's quantile class yet (an informative "
+                         "pair of reward tables must put the algorithm at its own decision boundary; "
+                         "dpbandits.quantile.api says why); the online and dueling algorithms and the contextual "
+                         "local randomisers have one")
+    for name in ("accounting", "rounds") + (("horizons", "arms", "pilot") if args.family == "contextual" else ()):
         if getattr(args, name) is not None:
-            raise UsageError(f"--{name} is the online audit's; the contextual audit's size is fixed (4 bins x 3 arms, "
-                             "3 neighbouring pairs of users) but for --samples")
+            raise UsageError(f"--{name} is not the {args.family} audit's (dpbandits audit --help says which family "
+                             "takes which option)")
     if ":" not in args.algorithm:
-        raise UsageError(f"ALGORITHM {args.algorithm!r}: expected path/to/file.py:Class or package.module:Class "
-                         "(a local randomiser with release(x, arm, reward, public))")
+        raise UsageError(f"ALGORITHM {args.algorithm!r}: expected path/to/file.py:Class or package.module:Class")
     cls = load_algorithm(args.algorithm)
-    if not callable(getattr(cls, "release", None)):
-        raise UsageError(f"{cls.__name__} has no release method: the contextual audit audits a local randomiser "
-                         "(release(x, arm, reward, public), built as (epsilon, rng); dpbandits.contextual.interface)")
-    return {"cls": cls}
+    if args.family == "contextual":
+        args.samples = 100_000 if args.samples is None else args.samples
+        check("--samples", args.samples, 1000 <= args.samples <= 20_000_000, "an integer in [1000, 2e7]")
+        if args.param:
+            raise UsageError("--param: a contextual randomiser is built as (epsilon, rng) and takes no parameters")
+        if not callable(getattr(cls, "release", None)):
+            raise UsageError(f"{cls.__name__} has no release method: the contextual audit audits a local randomiser "
+                             "(release(x, arm, reward, public), built as (epsilon, rng); dpbandits.contextual.interface)")
+        return {"cls": cls}
+    args.horizons = [16, 64] if args.horizons is None else args.horizons
+    args.arms = 2 if args.arms is None else args.arms
+    args.pilot = 1000 if args.pilot is None else args.pilot
+    args.samples = 20_000 if args.samples is None else args.samples
+    check("--samples", args.samples, 100 <= args.samples <= 10_000_000, "an integer in [100, 1e7]")
+    check("--pilot", args.pilot, 20 <= args.pilot <= 1_000_000, "an integer in [20, 1e6]")
+    check("--horizons", args.horizons, all(2 <= t <= 4096 for t in args.horizons) and
+          len(set(args.horizons)) == len(args.horizons), "distinct integers in [2, 4096]")
+    check("--arms", args.arms, 2 <= args.arms <= 8, "an integer in [2, 8]")
+    params = parse_params(args.param)
+    _class(FAMILIES["dueling"], args.algorithm, params)
+    return {"cls": cls, "params": params}
 
 
-def contextual_audit_command(args, inputs: dict) -> pd.DataFrame:
-    """``dpbandits audit --family contextual``: the randomiser audit of
-    :func:`dpbandits.contextual.checks.audits.audit_randomizer_class`, as rows (the randomiser, its
+def family_audit_command(args, inputs: dict) -> pd.DataFrame:
+    """``dpbandits audit --family contextual | dueling``: the family's class audit
+    (:func:`dpbandits.contextual.checks.audits.audit_randomizer_class`,
+    :func:`dpbandits.dueling.checks.class_audit.audit_dueling_class`), as rows (the class, its
     negative control, the leak classes at the same size) and a figure of their lower bounds."""
-    from dpbandits.contextual.checks.audits import audit_randomizer_class
+    if args.family == "contextual":
+        from dpbandits.contextual.checks.audits import audit_randomizer_class
 
-    print(f"auditing {args.algorithm} with {args.samples} releases per input (the randomiser, its control and "
-          "the leak classes)...", file=sys.stderr)
-    audit = audit_randomizer_class(inputs["cls"], args.epsilon, args.samples, args.seed, args.confidence, args.control)
+        print(f"auditing {args.algorithm} with {args.samples} releases per input (the randomiser, its control and "
+              "the leak classes)...", file=sys.stderr)
+        audit = audit_randomizer_class(inputs["cls"], args.epsilon, args.samples, args.seed, args.confidence,
+                                       args.control)
+    else:
+        from dpbandits.dueling.checks.class_audit import audit_dueling_class
+
+        print(f"auditing {args.algorithm} at K = {args.arms}, T = {', '.join(map(str, args.horizons))}: a pilot of "
+              f"{args.pilot} runs per candidate table, then {args.samples} runs per table (the class, its control and "
+              "the leak classes)...", file=sys.stderr)
+        audit = audit_dueling_class(inputs["cls"], args.epsilon, inputs["params"], arms=args.arms,
+                                    horizons=tuple(args.horizons), pilot=args.pilot, samples=args.samples,
+                                    seed=args.seed, confidence=args.confidence, control_multiplier=args.control)
     print(f"audit took {audit.seconds:.1f} s (fewer --samples make it shorter)", file=sys.stderr)
     name = label(args.algorithm)
     rows = [{"audited": name, "lower_bound": audit.real.epsilon_lower_bound, "claimed_eps": args.epsilon,

@@ -36,19 +36,19 @@ directions; :func:`dpbandits.audit.epsilon_lower_bound`) approaches eps from bel
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound
 from dpbandits.contextual.randomizer import PublicPartition, noise_scale, report_batch
-from dpbandits.evidence.audits import LeakPower, audit_claims, state_leak_power
+from dpbandits.evidence.audits import ClassAudit, LeakPower, audit_claims, state_leak_power
 from dpbandits.evidence.claims import Claim
 from dpbandits.evidence.guards import privacy_power
 from dpbandits.rng import make_rng
 
 __all__ = ["audit_randomizer", "release_codes", "check_audit", "PAIRS", "RELEASE_LEAKS", "release_leak_power",
-           "audit_partition", "class_release_codes", "RandomizerAudit", "audit_randomizer_class"]
+           "audit_partition", "class_release_codes", "audit_randomizer_class"]
 
 PAPER = "contextual"
 ACTIVE = np.ones((4, 3), dtype=bool)
@@ -198,34 +198,8 @@ def class_release_codes(randomizer, z, cells, n: int) -> np.ndarray:
     return _codes(U, V, cells)
 
 
-@dataclass(frozen=True)
-class RandomizerAudit:
-    """The audit of a researcher's randomiser: the real audit at its claimed epsilon, the negative
-    control (the class built at epsilon / ``control_multiplier``: a correct, tight class then
-    leaks 1 / multiplier times more than claimed), what the same audit catches of the paper's randomiser's leaky
-    mutants at the same size (``leaks``), the size, the time taken, and the verdict in words."""
-
-    real: AuditResult
-    control: AuditResult
-    leaks: list
-    size: str
-    seconds: float
-
-    @property
-    def verdict(self) -> str:
-        missed = [leak.leak for leak in self.leaks if not leak.caught]
-        if self.real.refuted:
-            return (f"FAIL: not eps-LDP, lower bound {self.real.epsilon_lower_bound:.3g} > eps = {self.real.epsilon:g} "
-                    f"({self.real.best_event})")
-        if not self.control.refuted:
-            return f"INCONCLUSIVE: no violation found at {self.size}; the negative control was not caught (no power)"
-        if missed:
-            return (f"INCONCLUSIVE: no violation found at {self.size}; no power against {', '.join(missed)}")
-        return f"PASS: no violation found at {self.size}; its control and every leak class caught there"
-
-
 def audit_randomizer_class(randomizer_cls, epsilon: float = 1.0, samples: int = 100_000, seed: int = 0,
-                           confidence: float = 0.999, control_multiplier: float = 0.5) -> RandomizerAudit:
+                           confidence: float = 0.999, control_multiplier: float = 0.5) -> ClassAudit:
     """Audit a local randomiser of the contextual family's protocol, built as
     ``randomizer_cls(epsilon, rng)``, on :data:`PAIRS` (the paper's audit: 4 bins x 3 arms, every
     atom of the two cells' entries an event, Bonferroni over atoms, pairs and directions), with
@@ -254,4 +228,4 @@ def audit_randomizer_class(randomizer_cls, epsilon: float = 1.0, samples: int = 
     leaks = release_leak_power(epsilon, samples, make_rng(seed, PAPER, "audit", "class", "leaks"), confidence)
     size = (f"4 bins x 3 active arms, 3 neighbouring pairs of inputs (bin and arm, arm, reward changed), {samples} "
             "releases per input")
-    return RandomizerAudit(real, control, leaks, size, time.perf_counter() - start)
+    return ClassAudit(real, control, leaks, size, time.perf_counter() - start)

@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dpbandits.evidence.audits import LeakPower
+from dpbandits.evidence.audits import LeakPower, measure_leak_power
 
 __all__ = ["EpochLeader", "LEAK_CLASSES", "leak_power"]
 
@@ -120,9 +120,4 @@ def leak_power(audit: Callable[..., object]) -> tuple[object, list[LeakPower]]:
     """The reference's audit and each leak class's (:data:`LEAK_CLASSES`), by ``audit(cls,
     params, role)``: the audit whose power is stated, run on :class:`EpochLeader` with the
     mutant's keywords (``role``: "reference" or the class name, for the caller's random streams)."""
-    reference = audit(EpochLeader, {}, "reference")
-    out = []
-    for name, (params, description) in LEAK_CLASSES.items():
-        result = audit(EpochLeader, params, name)
-        out.append(LeakPower(name, description, float(result.epsilon_lower_bound), bool(result.refuted)))
-    return reference, out
+    return measure_leak_power(audit, EpochLeader, LEAK_CLASSES)
