@@ -125,12 +125,15 @@ def test_the_dueling_audit_fails_a_broken_class_and_passes_a_correct_one(mine, t
     assert main(["audit", f"{mine}/dueling_algorithms.py:RateNoiseKingOfTheHill", *small, "--out", str(out)]) == 0
     rows = pd.read_csv(out / "audit.csv")
     assert rows.verdict[0].startswith("FAIL: not eps-DP") and rows.refuted[0] and rows.refuted[1]
-    assert set(rows.audited[2:]) == {"leak class: noise_shrunk", "leak class: composition_ignored",
-                                     "leak class: noise_reused", "leak class: sensitivity_understated"}
+    assert set(rows.audited[2:]) == {"the family's eps-DP reference (must not be refuted)", "leak class: noise_shrunk",
+                                     "leak class: composition_ignored", "leak class: noise_reused",
+                                     "leak class: sensitivity_understated"}
+    assert not rows.refuted[2] and rows.refuted[3:].all()  # the reference stands, every leak class is caught
     assert (out / "audit.png").is_file() and "FAIL: not eps-DP" in capsys.readouterr().out
-    assert main(["audit", f"{mine}/dueling_algorithms.py:NoisyKingOfTheHill", *small, "--param", "m=4",
+    assert main(["audit", f"{mine}/dueling_algorithms.py:NoisyKingOfTheHill", *small, "--param", "m=4", "--no-power",
                  "--out", str(tmp_path / "good")]) == 0
-    assert not pd.read_csv(tmp_path / "good/audit.csv").refuted[0]
+    good = pd.read_csv(tmp_path / "good/audit.csv")
+    assert not good.refuted[0] and good.refuted[1] and len(good) == 2  # the class and its caught control only
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -161,6 +164,14 @@ def test_the_dueling_audit_fails_a_broken_class_and_passes_a_correct_one(mine, t
     (["audit", "{mine}/dueling_algorithms.py:NoisyKingOfTheHill", "--family", "dueling", "--param", "n=3"],
      "unknown parameter(s) 'n'"),
     (["audit", "{mine}/dp_ucb_tree.py:DPUCBTree", "--pilot", "100"], "--pilot is the dueling audit's"),
+    (["audit", "{mine}/contextual_policies.py:LaplaceReports", "--family", "contextual", "--no-power"],
+     "--no-power is not the contextual audit's"),
+    (["simulate", "{mine}/contextual_policies.py:GreedyOnOneBin", "--family", "contextual", "--horizon", "60"],
+     "--horizon 60: allowed at least one batch of every algorithm (batches: primary 100, linear 100, nn 100)"),
+    (["simulate", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling", "--epsilon", "inf"],
+     "--epsilon inf: allowed a finite number > 0"),
+    (["simulate", "{mine}/dp_ucb_tree.py:DPUCBTree", "--setting", "2", "--means", "0.5,0.4"],
+     "--setting and --means: give one"),
     (["audit", "{mine}/contextual_policies.py:GreedyOnOneBin", "--family", "contextual"], "has no release method"),
 ])
 def test_bad_input_of_the_other_families_stops_before_any_work(mine, tmp_path, capsys, argv, message):

@@ -21,6 +21,7 @@ def reference_audit():
 
 def test_the_reference_is_not_refuted_and_its_control_is_caught(reference_audit):
     assert not reference_audit.real.refuted and reference_audit.control.refuted
+    assert not reference_audit.reference.refuted  # the power table's own audit of the reference
     assert reference_audit.verdict.startswith("PASS: no violation found at K = 2, T = 16")
 
 
@@ -39,10 +40,36 @@ def test_balanced_tables_hold_their_share_in_every_window_and_neighbours_differ_
 
 
 def test_the_codes_are_the_duels_at_the_probe_rounds():
-    o = np.ones(32, dtype=np.int64)  # the leader (left) always wins: it keeps the lead
+    """Nearly noiseless, the leader keeps the lead while it wins (one output) and passes it after
+    an epoch it loses: the duels at the probe rounds then differ from round 2 on (another code)."""
+    rng = np.random.default_rng(0)
     book: dict = {}
-    codes = duel_codes(EpochLeaderDuels, {"noise_multiplier": 1e-9}, 1.0, o, 2, 5, np.random.default_rng(0), book)
-    assert len(book) == 1 and np.all(codes == 0)
+    wins = np.ones(32, dtype=np.int64)
+    first_lost = wins.copy()
+    first_lost[0] = 0  # epoch 1 (round 1) lost: arm 1 leads from round 2
+    codes = [duel_codes(EpochLeaderDuels, {"noise_multiplier": 1e-9}, 1.0, o, 2, 5, rng, book) for o in (wins, first_lost)]
+    assert np.all(codes[0] == 0) and np.all(codes[1] == 1) and len(book) == 2
+    pairs = [np.frombuffer(key, dtype=np.int64).reshape(-1, 2) for key in book]
+    assert np.all(pairs[0] == [0, 1]) and pairs[1][0].tolist() == [0, 1] and np.all(pairs[1][1:] == [1, 0])
+
+
+class _Counting(EpochLeaderDuels):
+    built = 0
+
+    def __init__(self, n_arms, epsilon, horizon, rng, *, leak="none", noise_multiplier=1.0):
+        type(self).built += 1
+        super().__init__(n_arms, epsilon, horizon, rng, leak=leak, noise_multiplier=noise_multiplier)
+
+
+def test_the_bound_counts_fresh_runs_after_the_pilot():
+    """The pilot runs every candidate pair (both tables), the final bound counts ``samples`` new
+    runs of each table of the chosen pair: the runs the bound counts are not the pilot's."""
+    _Counting.built = 0
+    audit = audit_dueling_class(_Counting, horizons=(16,), win_rates=(0.5,), pilot=40, samples=300, power=False)
+    candidates = len(candidate_tables((16,), (0.5,)))
+    per_audit = 2 * 40 * candidates + 2 * 300
+    assert _Counting.built == 2 * per_audit  # the class and its control
+    assert audit.real.n_samples == 300 and audit.control.n_samples == 300
 
 
 @pytest.mark.parametrize(("name", "refuted"), [("RateNoiseKingOfTheHill", True), ("NoisyKingOfTheHill", False)])
@@ -52,6 +79,8 @@ def test_the_examples_verdicts(name, refuted):
     assert audit.real.refuted is refuted
     assert audit.control.refuted  # the audit has power on it at this size
     assert audit.verdict.startswith("FAIL: not eps-DP" if refuted else "PASS")
+    if not refuted:
+        assert "the leak classes not measured" in audit.verdict  # power=False: no claim of power
 
 
 def test_an_algorithm_that_decides_late_shows_nothing_at_small_horizons():
@@ -67,6 +96,8 @@ def test_an_algorithm_that_decides_late_shows_nothing_at_small_horizons():
     ({"horizons": (1,)}, "horizons must be integers in [2, 4096]"),
     ({"win_rates": (1.5,)}, "win_rates must be shares in [0, 1]"),
     ({"pilot": 5}, "pilot must be an integer >= 20"),
+    ({"horizons": (16.5,)}, "horizons must be integers in [2, 4096]"),
+    ({"confidence": 1.0}, "confidence must be in [0.5, 1)"),
     ({"control_multiplier": 1.0}, "control_multiplier must be in (0, 1)"),
     ({"params": {"lek": "reuse"}}, "unknown parameter(s) 'lek'"),
 ])

@@ -14,7 +14,8 @@ per-run results as ``raw``, and ``to_frame()`` (one row per run).
 >>> res.regret.shape, res.to_frame().columns.tolist()[:4]
 ((2,), ['algorithm', 'epsilon', 'run', 'regret'])
 
-Algorithms (``ALGORITHMS``): the presets of :mod:`dpbandits.contextual.config`: ``literal`` (the
+Algorithms (``ALGORITHMS``): the presets of :mod:`dpbandits.contextual.config` and Table 2's
+comparators (below). The presets: ``literal`` (the
 paper as printed), ``primary`` (the workflow's reading), ``authors_code`` (the authors' code, not
 LDP), ``unit_constants``, the non-private ``abse`` (epsilon None or inf) and ``coarse_fixed`` (a
 labelled addition of this replication, not the paper's algorithm: a fixed four-bin partition with
@@ -26,7 +27,7 @@ in feeding order (:class:`~dpbandits.contextual.ldpmab.Source` or mappings of it
 
 Table 2's comparators run by name too (``COMPARATORS``): ``linear`` and ``nn``, the locally
 private SGD bandits of :mod:`dpbandits.contextual.sgd_reference` (per user, in the family's
-protocol; ``params``: ``batch``, ``clip``, ``lr``, ``hidden``), their regret the realised
+protocol; ``params``: ``batch``, ``clip``, ``lr``, and ``hidden`` for ``nn``), their regret the realised
 pseudo-regret of a policy class (below); the workflow's Table 2 runs their vectorised engine.
 
 >>> simulate("primary", BumpInstance(), 1.0, 2000, params={"Batch": 10})
@@ -144,7 +145,8 @@ class ContextualResult:
 
 def simulate(algorithm: str, instance, epsilon: float | None, horizon: int, runs: int = 1, seed=0, params=None,
              *, aux=(), test_point=None) -> ContextualResult:
-    """Simulate ``runs`` independent runs of the preset ``algorithm`` on the synthetic
+    """Simulate ``runs`` independent runs of ``algorithm`` (a preset, a comparator or a policy
+    class) on the synthetic
     ``instance`` with ``horizon`` target users of privacy ``epsilon`` (module docstring).
     ``test_point``: a context x whose active arms each run records per target batch (Figure 6)."""
     if isinstance(algorithm, type):

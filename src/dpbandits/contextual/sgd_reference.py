@@ -130,13 +130,19 @@ class PrivateSGDPolicy:
             raise ValueError(f"{type(self).__name__}.model is {self.model!r}; allowed: {', '.join(MODELS)}")
         if not clip > 0:
             raise ValueError(f"clip (the l2 clipping norm C) must be > 0, got {clip!r}")
+        if not math.isfinite(lr):
+            raise ValueError(f"lr (the SGD step) must be a finite number, got {lr!r}")
+        if self.model == "logistic" and hidden is not None:
+            raise ValueError(f"{type(self).__name__} has no hidden layer: hidden is the NN model's, got {hidden!r}")
+        if hidden is not None and (not isinstance(hidden, int) or hidden < 1):
+            raise ValueError(f"hidden (the hidden layer's width) must be an integer >= 1, got {hidden!r}")
         self.k, self.rng, self.batch, self.clip, self.lr = n_arms, rng, batch, float(clip), lr
         self.epsilon = epsilon
         if self.model == "logistic":
             self.hidden = 0
             self.params = np.zeros((n_arms, dim + 1))
         else:  # He-uniform weights, zero biases: zero weights would make every ReLU gradient vanish
-            h = self.hidden = 2 * dim if hidden is None else int(hidden)
+            h = self.hidden = 2 * dim if hidden is None else hidden
             self.params = np.zeros((n_arms, h * dim + 2 * h + 1))
             self.params[:, :h * dim] = rng.uniform(-1, 1, size=(n_arms, h * dim)) * math.sqrt(6.0 / dim)
             self.params[:, h * dim + h:h * dim + 2 * h] = rng.uniform(-1, 1, size=(n_arms, h)) * math.sqrt(6.0 / h)

@@ -56,7 +56,9 @@ class ClassAudit:
     algorithm): the real audit at its claimed epsilon (``privacy``: "eps-DP" or "eps-LDP"), the
     negative control (the class built at epsilon / its control multiplier: a correct, tight class
     then leaks 1 / multiplier times more than claimed), what the same audit catches of the family's
-    reference mutants at the same size (``leaks``), the size, the time taken, and the verdict in
+    reference mutants at the same size (``leaks``; empty when not measured), the audit of the
+    family's correct reference itself at that size (``reference``, where the family has one: if it
+    is refuted, the audit is not valid there), the size, the time taken, and the verdict in
     words."""
 
     real: AuditResult
@@ -65,10 +67,14 @@ class ClassAudit:
     size: str
     seconds: float
     privacy: str = "eps-LDP"
+    reference: AuditResult | None = None
 
     @property
     def verdict(self) -> str:
         missed = [leak.leak for leak in self.leaks if not leak.caught]
+        if self.reference is not None and self.reference.refuted:
+            return (f"INCONCLUSIVE: the audit refuted the family's {self.privacy} reference at {self.size} (lower "
+                    f"bound {self.reference.epsilon_lower_bound:.3g}): it is not valid there")
         if self.real.refuted:
             return (f"FAIL: not {self.privacy}, lower bound {self.real.epsilon_lower_bound:.3g} > eps = "
                     f"{self.real.epsilon:g} ({self.real.best_event})")
@@ -76,6 +82,8 @@ class ClassAudit:
             return f"INCONCLUSIVE: no violation found at {self.size}; the negative control was not caught (no power)"
         if missed:
             return f"INCONCLUSIVE: no violation found at {self.size}; no power against {', '.join(missed)}"
+        if not self.leaks:
+            return f"PASS: no violation found at {self.size}; its control caught there (the leak classes not measured)"
         return f"PASS: no violation found at {self.size}; its control and every leak class caught there"
 
 

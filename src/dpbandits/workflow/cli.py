@@ -39,6 +39,8 @@ FAMILY_NAMES = ("online", "dueling", "quantile", "contextual")
 
 
 def _means(args) -> list[float]:
+    if args.means and args.setting:
+        raise UsageError("--setting and --means: give one (the arm means of Figure 1 or 2, or your own)")
     if args.means:
         try:
             means = [float(x) for x in args.means.split(",")]
@@ -145,9 +147,10 @@ def audit_inputs(args) -> dict:
         from dpbandits.workflow.cli_families import family_audit_inputs
 
         return family_audit_inputs(args)
-    if args.pilot is not None:
-        raise UsageError("--pilot is the dueling audit's (the online audit's events come from a pilot of a quarter of "
-                         "--samples)")
+    if args.pilot is not None or args.no_power:
+        raise UsageError(f"--{'pilot' if args.pilot is not None else 'no-power'} is the dueling audit's (the online "
+                         "audit's events come from a pilot of a quarter of --samples, and its power table is always "
+                         "measured)")
     defaults = {"accounting": 1.0, "horizons": [8, 16], "arms": 2, "rounds": [1, 3, 4], "samples": 100_000}
     for name, value in defaults.items():
         setattr(args, name, value if getattr(args, name) is None else getattr(args, name))
@@ -258,7 +261,8 @@ def _parser() -> argparse.ArgumentParser:
                      f"{','.join(COMPARE)}; dueling dp_ebs_elimination,rucb; quantile seq,dp_seq; contextual "
                      "primary,linear,nn)")
     sim.add_argument("--out", default="dpbandits-out/simulate", help="folder of the table and the figure")
-    aud = sub.add_parser("audit", formatter_class=_Defaults, help="black-box privacy audit of an online algorithm or a contextual randomiser")
+    aud = sub.add_parser("audit", formatter_class=_Defaults,
+                         help="black-box privacy audit of an online or dueling algorithm, or a contextual randomiser")
     aud.add_argument("algorithm", help="path/to/file.py:Class or package.module:Class")
     aud.add_argument("--family", choices=FAMILY_NAMES, default="online",
                      help="online or dueling (an algorithm), or contextual (a local randomiser, audited per user)")
@@ -272,6 +276,8 @@ def _parser() -> argparse.ArgumentParser:
     aud.add_argument("--arms", type=int, help="online, dueling: arms of the tables (default 2)")
     aud.add_argument("--pilot", type=int, help="dueling: runs per candidate table of the pilot that chooses the "
                      "neighbouring pair (default 1000)")
+    aud.add_argument("--no-power", action="store_true", help="dueling: skip the power table (the leak classes and "
+                     "the reference), most of the audit's time")
     aud.add_argument("--rounds", type=int, nargs="+",
                      help="online: rounds whose reward vector a neighbouring table mirrors (default 1 3 4)")
     aud.add_argument("--confidence", type=float, default=0.999, help="of the lower bound on the privacy loss")

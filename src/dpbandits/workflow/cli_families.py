@@ -13,6 +13,7 @@ that draw an instance (``f4``, ``g2``) get a generator of the root seed.
 from __future__ import annotations
 
 import ast
+import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,7 +135,7 @@ def family_simulate_inputs(args) -> dict:
         raise UsageError("--horizon: the quantile family has none (a run stops when it recommends an arm, or at its cap)")
     horizon = family.horizon if args.horizon is None else args.horizon
     runs = family.runs if args.runs is None else args.runs
-    check("--epsilon", args.epsilon, args.epsilon > 0, "a number > 0")
+    check("--epsilon", args.epsilon, 0 < args.epsilon < math.inf, "a finite number > 0")
     if horizon is not None:
         check("--horizon", horizon, 1 <= horizon <= 10**7, "an integer in [1, 1e7]")
     check("--runs", runs, 1 <= runs <= 10_000, "an integer in [1, 10000]")
@@ -147,8 +148,28 @@ def family_simulate_inputs(args) -> dict:
     if unknown:
         raise UsageError(f"--compare {','.join(unknown)}: allowed for the {family.name} family: "
                          f"{', '.join(family.algorithms())}")
+    if family.name == "contextual":
+        _check_batches(instance, args.epsilon, horizon, cls, params, compare, label(args.algorithm))
     return {"family": family, "instance": instance, "params": params, "cls": cls, "compare": compare,
             "horizon": horizon, "runs": runs}
+
+
+def _check_batches(instance, epsilon: float, horizon: int, cls, params: dict, compare, name: str) -> None:
+    """A contextual policy plays whole batches only: ``--horizon`` must hold one batch of the
+    class and of every comparator (else the run would stop on it, or a paper's preset would play
+    no batch and report a regret of 0)."""
+    from dpbandits.contextual import api, sgd_reference
+    from dpbandits.contextual.config import preset
+
+    batches = {name: cls(instance.k, instance.d, epsilon, horizon, np.random.default_rng(0), **params).batch}
+    for c in compare:
+        batches[c] = (getattr(sgd_reference, api.COMPARATORS[c])(instance.k, instance.d, epsilon, horizon,
+                                                                  np.random.default_rng(0)).batch
+                      if c in api.COMPARATORS else preset(c).batch)
+    too_big = {c: b for c, b in batches.items() if not isinstance(b, (int, np.integer)) or b > horizon}
+    if too_big:
+        shown = ", ".join(f"{c} {b!r}" for c, b in too_big.items())
+        raise UsageError(f"--horizon {horizon}: allowed at least one batch of every algorithm (batches: {shown})")
 
 
 def _run(family: Family, algorithm, instance, epsilon, horizon, runs, seed, params) -> dict:
@@ -177,8 +198,10 @@ def _run(family: Family, algorithm, instance, epsilon, horizon, runs, seed, para
 
 
 def _epsilon(family: Family, algorithm, epsilon: float):
+    """The epsilon an algorithm runs with: the private ones ``--epsilon``, the others None (a
+    contextual policy always gets it: its randomiser states its privacy)."""
     if isinstance(algorithm, type):
-        return epsilon if getattr(algorithm, "private", True) else None
+        return epsilon if family.name == "contextual" or getattr(algorithm, "private", True) else None
     return epsilon if algorithm in family.private else None
 
 
@@ -192,8 +215,6 @@ def family_simulate_command(args, inputs: dict) -> pd.DataFrame:
     family, instance, cls = inputs["family"], inputs["instance"], inputs["cls"]
     mine = label(args.algorithm)
     jobs = [(mine, cls, inputs["params"])] + [(c, c, {}) for c in inputs["compare"]]
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     rows, runs = [], {}
     for name, algorithm, kw in progress(jobs, "simulate", total=len(jobs), stream=sys.stderr):
@@ -210,6 +231,8 @@ def family_simulate_command(args, inputs: dict) -> pd.DataFrame:
             row.update({"error_rate": float(1 - res["correct"].mean()), "censored": int(res["censored"].sum())})
         rows.append(row)
     table = pd.DataFrame(rows)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "simulate.csv", index=False)
     _plot(family, runs, mine, args, inputs, out)
     return table
@@ -261,14 +284,15 @@ def family_audit_inputs(args) -> dict:
                          "pair of reward tables must put the algorithm at its own decision boundary; "
                          "dpbandits.quantile.api says why); the online and dueling algorithms and the contextual "
                          "local randomisers have one")
-    for name in ("accounting", "rounds") + (("horizons", "arms", "pilot") if args.family == "contextual" else ()):
-        if getattr(args, name) is not None:
-            raise UsageError(f"--{name} is not the {args.family} audit's (dpbandits audit --help says which family "
-                             "takes which option)")
+    own = ("accounting", "rounds") + (("horizons", "arms", "pilot", "no_power") if args.family == "contextual" else ())
+    for name in own:
+        if getattr(args, name) not in (None, False):
+            raise UsageError(f"--{name.replace('_', '-')} is not the {args.family} audit's (dpbandits audit --help says "
+                             "which family takes which option)")
     if ":" not in args.algorithm:
         raise UsageError(f"ALGORITHM {args.algorithm!r}: expected path/to/file.py:Class or package.module:Class")
-    cls = load_algorithm(args.algorithm)
     if args.family == "contextual":
+        cls = load_algorithm(args.algorithm)
         args.samples = 100_000 if args.samples is None else args.samples
         check("--samples", args.samples, 1000 <= args.samples <= 20_000_000, "an integer in [1000, 2e7]")
         if args.param:
@@ -287,8 +311,7 @@ def family_audit_inputs(args) -> dict:
           len(set(args.horizons)) == len(args.horizons), "distinct integers in [2, 4096]")
     check("--arms", args.arms, 2 <= args.arms <= 8, "an integer in [2, 8]")
     params = parse_params(args.param)
-    _class(FAMILIES["dueling"], args.algorithm, params)
-    return {"cls": cls, "params": params}
+    return {"cls": _class(FAMILIES["dueling"], args.algorithm, params), "params": params}
 
 
 def family_audit_command(args, inputs: dict) -> pd.DataFrame:
@@ -311,13 +334,17 @@ def family_audit_command(args, inputs: dict) -> pd.DataFrame:
               "the leak classes)...", file=sys.stderr)
         audit = audit_dueling_class(inputs["cls"], args.epsilon, inputs["params"], arms=args.arms,
                                     horizons=tuple(args.horizons), pilot=args.pilot, samples=args.samples,
-                                    seed=args.seed, confidence=args.confidence, control_multiplier=args.control)
+                                    seed=args.seed, confidence=args.confidence, control_multiplier=args.control,
+                                    power=not args.no_power)
     print(f"audit took {audit.seconds:.1f} s (fewer --samples make it shorter)", file=sys.stderr)
     name = label(args.algorithm)
     rows = [{"audited": name, "lower_bound": audit.real.epsilon_lower_bound, "claimed_eps": args.epsilon,
              "refuted": audit.real.refuted},
             {"audited": f"its control (built at eps / {args.control:g})", "lower_bound":
              audit.control.epsilon_lower_bound, "claimed_eps": args.epsilon, "refuted": audit.control.refuted}]
+    if audit.reference is not None:
+        rows.append({"audited": "the family's eps-DP reference (must not be refuted)", "lower_bound":
+                     audit.reference.epsilon_lower_bound, "claimed_eps": args.epsilon, "refuted": audit.reference.refuted})
     rows += [{"audited": f"leak class: {leak.leak}", "lower_bound": leak.lower_bound, "claimed_eps": args.epsilon,
               "refuted": leak.caught} for leak in audit.leaks]
     table = pd.DataFrame(rows)
@@ -329,20 +356,20 @@ def family_audit_command(args, inputs: dict) -> pd.DataFrame:
     return table
 
 
-def _plot_bounds(label: str, table: pd.DataFrame, epsilon: float, out: Path) -> None:
+def _plot_bounds(name: str, table: pd.DataFrame, epsilon: float, out: Path) -> None:
     import matplotlib.pyplot as plt
 
     from dpbandits.plotting import apply_style, save_figure
 
     apply_style()
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    colours = ["#4477aa", "#999999", *["#dd7733"] * (len(table) - 2)]
+    colours = ["#4477aa", "#999999", *["#66aa55" if "reference" in a else "#dd7733" for a in table.audited[2:]]]
     bounds = np.minimum(table.lower_bound.to_numpy(dtype=float), 50.0)  # an unbounded loss drawn at 50
     ax.barh(table.audited, bounds, color=colours)
     ax.axvline(epsilon, color="black", linestyle="--", linewidth=1)
     ax.text(epsilon, -0.7, " claimed eps", fontsize=8, va="center")
     ax.invert_yaxis()
     ax.set_xlabel("lower bound on the privacy loss")
-    ax.set_title(f"audit of {label}: above the line = refuted", fontsize=9)
+    ax.set_title(f"audit of {name}: above the line = refuted", fontsize=9)
     save_figure(fig, out / "audit.pdf", out / "audit.png")
 

@@ -12,7 +12,8 @@ A black-box class leaks only where its decisions are near their boundary, which 
 guarantees: an algorithm that needs hundreds of duels before its first decision shows nothing at
 T = 16. So the audit searches, on a pilot sample, over candidate neighbouring pairs: horizons
 (``horizons``), balanced o-tables with a given share of answers "left won" (``win_rates``) and
-the answer flipped at the first, middle or last round. Each pilot is
+the answer flipped at the first round, half-way or three quarters of the way (not the last: the
+last duel is shown before its answer, so no output could depend on it). Each pilot is
 split in halves: events from one (the upper and lower sets of the log-likelihood-ratio score,
 :func:`dpbandits.audit.scored_lower_bound`), a lower bound from the other; the pair with the
 largest bound is chosen. The final bound then takes its events from the chosen pair's whole pilot
@@ -23,7 +24,8 @@ The negative control is the class built at epsilon / ``control_multiplier``; the
 by the same procedure, at the same size, on the reference mutants of
 :mod:`dpbandits.dueling.checks.leaks`. Random streams: (seed, "dueling", "audit", "class", role,
 ...). Time: one Python call of the class per round and run; the pilot runs every candidate, the
-final runs only the chosen pair.
+final runs only the chosen pair. The bound assumes the runs independent: a class must keep no
+state between its instances (class attributes that change), as the protocol asks.
 """
 
 from __future__ import annotations
@@ -51,13 +53,13 @@ def candidate_tables(horizons, win_rates) -> list[tuple[str, np.ndarray, np.ndar
     o_t = floor(t p) - floor((t - 1) p) (every run of consecutive answers holds a share p of
     "left won" to within one answer, so a count an algorithm compares with a share of its duels
     sits at its threshold, where one answer can tip it), and its neighbour with the answer of round
-    1, ceil(T/2) or T flipped; (label, o, o')."""
+    1, ceil(T/2) or ceil(3T/4) flipped; (label, o, o')."""
     out = []
     for t in horizons:
         for p in win_rates:
             rounds = np.arange(1, t + 1)
             o = (np.floor(rounds * p + 1e-9) - np.floor((rounds - 1) * p + 1e-9)).astype(np.int64)
-            for s in sorted({1, math.ceil(t / 2), t}):
+            for s in sorted({1, math.ceil(t / 2), math.ceil(3 * t / 4)}):
                 neighbour = o.copy()
                 neighbour[s - 1] = 1 - neighbour[s - 1]
                 out.append((f"T = {t}, {p:g} of the answers 'left won', round {s}'s answer flipped", o, neighbour))
@@ -114,9 +116,12 @@ def audit_dueling_class(cls, epsilon: float = 1.0, params=None, *, arms: int = 2
         raise ValueError(f"epsilon must be > 0 and finite, got {epsilon!r}")
     if not isinstance(arms, int) or not 2 <= arms <= 8:
         raise ValueError(f"arms must be an integer in [2, 8], got {arms!r}")
-    horizons = tuple(int(t) for t in horizons)
-    if not horizons or any(not 2 <= t <= 4096 for t in horizons):
+    horizons = tuple(horizons)
+    if not horizons or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 2 <= t <= 4096
+                           for t in horizons):
         raise ValueError(f"horizons must be integers in [2, 4096], got {horizons!r}")
+    if not 0.5 <= confidence < 1:
+        raise ValueError(f"confidence must be in [0.5, 1), got {confidence!r}")
     if not win_rates or any(not 0 <= p <= 1 for p in win_rates):
         raise ValueError(f"win_rates must be shares in [0, 1], got {tuple(win_rates)!r}")
     for name, value, low in (("pilot", pilot, 20), ("samples", samples, 100)):
@@ -132,8 +137,8 @@ def audit_dueling_class(cls, epsilon: float = 1.0, params=None, *, arms: int = 2
 
     real = audit(cls, kw, epsilon, "real")
     control = audit(cls, kw, epsilon / control_multiplier, "control")
-    leaks = leak_power(lambda c, p, role: audit(c, p, epsilon, role))[1] if power else []
+    reference, leaks = leak_power(lambda c, p, role: audit(c, p, epsilon, role)) if power else (None, [])
     size = (f"K = {arms}, T = {', '.join(map(str, horizons))}, o-tables with {', '.join(f'{p:g}' for p in win_rates)} "
-            f"of the answers 'left won' and one answer flipped (round 1, T/2 or T), the pair chosen on a pilot of "
+            f"of the answers 'left won' and one answer flipped (round 1, T/2 or 3T/4), the pair chosen on a pilot of "
             f"{pilot} runs per table, {samples} runs per table counted")
-    return ClassAudit(real, control, leaks, size, time.perf_counter() - start, privacy="eps-DP")
+    return ClassAudit(real, control, leaks, size, time.perf_counter() - start, privacy="eps-DP", reference=reference)

@@ -10,8 +10,10 @@ fresh Lap(1/epsilon) noise; if that noisy count is below L_e / 2 the lead passes
 (leader + 1 mod K), otherwise it stays. The leader plays every duel of the epoch, so one user's
 answer moves the released count by at most 1 (sensitivity 1), and each answer enters exactly one
 release (parallel composition); the duels shown are post-processing of the releases. A threshold
-on one Laplace count is a tight mechanism: its likelihood ratio reaches e^epsilon on a whole
-half-line of outputs, so an audit can see a loss near the one claimed. The mutants each break one
+on one Laplace count is nearly tight: where the threshold L_e / 2 is an integer (every epoch but
+the first when K = 2) the likelihood ratio of the decision reaches e^epsilon, so an audit can see a
+loss near the one claimed (the first epoch's threshold 1/2 gives at most ln(2 e^(eps/2) - 1), about
+0.83 eps at eps = 1). The mutants each break one
 step of that argument, as a researcher's algorithm might:
 
 * ``noise_shrunk``: the Laplace scale x0.5: every release 2 epsilon-DP;
