@@ -170,6 +170,8 @@ def test_the_dueling_audit_fails_a_broken_class_and_passes_a_correct_one(mine, t
      "--horizon 60: allowed at least one batch of every algorithm (batches: primary 100, linear 100, nn 100)"),
     (["simulate", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling", "--epsilon", "inf"],
      "--epsilon inf: allowed a finite number > 0"),
+    (["simulate", "{mine}/dueling_algorithms.py:NoisyBordaElimination", "--family", "dueling", "--compare",
+      "goptimal_dpdb"], "--compare goptimal_dpdb: Algorithm 2 needs a linear instance"),
     (["simulate", "{mine}/dp_ucb_tree.py:DPUCBTree", "--setting", "2", "--means", "0.5,0.4"],
      "--setting and --means: give one"),
     (["audit", "{mine}/contextual_policies.py:GreedyOnOneBin", "--family", "contextual"], "has no release method"),

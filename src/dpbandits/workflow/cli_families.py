@@ -150,6 +150,9 @@ def family_simulate_inputs(args) -> dict:
                          f"{', '.join(family.algorithms())}")
     if family.name == "contextual":
         _check_batches(instance, args.epsilon, horizon, cls, params, compare, label(args.algorithm))
+    if "goptimal_dpdb" in compare and type(instance).__name__ != "LinearInstance":
+        raise UsageError(f"--compare goptimal_dpdb: Algorithm 2 needs a linear instance (g1, g2, g3 or g4), got "
+                         f"--instance {args.instance or family.default_instance!r}")
     return {"family": family, "instance": instance, "params": params, "cls": cls, "compare": compare,
             "horizon": horizon, "runs": runs}
 
@@ -178,7 +181,7 @@ def _run(family: Family, algorithm, instance, epsilon, horizon, runs, seed, para
     if family.name == "dueling":
         from dpbandits.dueling import simulate
 
-        if algorithm == "goptimal_dpdb":  # its horizon is one run each: no curve
+        if algorithm == "goptimal_dpdb":  # a horizon is one run of it: its final regret only, in the table
             res = simulate(algorithm, instance, epsilon, horizon, runs, seed, params or None)
             return {"final": res.regret_pref[:, -1]}
         checkpoints = np.unique(np.geomspace(1, horizon, 40).astype(int))

@@ -98,8 +98,7 @@ def _audit(cls, params: dict, epsilon: float, claimed: float, candidates, arms: 
             best = (found.epsilon_lower_bound, label, o, neighbour, book, runs)
     _, label, o, neighbour, book, pilot_runs = best
     final = [duel_codes(cls, params, epsilon, x, arms, samples, rng, book) for x in (o, neighbour)]
-    result = scored_lower_bound([tuple(pilot_runs)], [tuple(final)], len(book), claimed, confidence, [label])
-    return result
+    return scored_lower_bound([tuple(pilot_runs)], [tuple(final)], len(book), claimed, confidence, [label])
 
 
 def audit_dueling_class(cls, epsilon: float = 1.0, params=None, *, arms: int = 2, horizons=(16, 64),
