@@ -93,3 +93,25 @@ def test_the_names_a_researchers_algorithm_may_not_take_are_exactly_the_papers()
     from dpbandits.online.interface import PAPER_NAMES
 
     assert sorted(PAPER_NAMES) == sorted(api.ALGORITHMS) and len(set(PAPER_NAMES)) == len(PAPER_NAMES)
+
+
+class _BrokenUpdate:
+    """A researcher's class whose update fails at round 4."""
+
+    private = False
+
+    def __init__(self, n_arms, epsilon, horizon, rng):
+        self.k = n_arms
+
+    def select(self, t):
+        return (t - 1) % self.k
+
+    def update(self, t, arm, reward):
+        if t == 4:
+            raise ZeroDivisionError("a bug of the researcher's")
+
+
+def test_an_error_inside_a_researchers_class_says_which_method_and_round():
+    with pytest.raises(ZeroDivisionError) as caught:
+        api.simulate(_BrokenUpdate, [0.6, 0.4], 1.0, 10, 1, 0)
+    assert caught.value.__notes__ == ["raised in _BrokenUpdate.update(t, arm, reward) at round 4"]

@@ -276,3 +276,29 @@ def test_the_example_algorithm_is_delta_pac_and_not_private():
         assert res.correct.all() and not res.censored.any()
     short = simulate(cls, make_instance("disc", q=0.4, a=0.2, b=1.0), None, runs=2, seed=4, cap=5)
     assert short.censored.all() and (short.k_hat == -1).all()
+
+
+class _FailsLate(MySEQ):
+    def update(self, arm, sample):
+        self.calls = getattr(self, "calls", 0) + 1
+        if self.calls == 6:
+            raise ZeroDivisionError("a bug of the researcher's")
+        super().update(arm, sample)
+
+
+class _EpochFails(MyDPSEQ):
+    def end_epoch(self, source):
+        self.epochs = getattr(self, "epochs", 0) + 1
+        if self.epochs == 2:
+            raise KeyError("a bug of the researcher's")
+        super().end_epoch(source)
+
+
+@pytest.mark.parametrize(("cls", "eps", "note"), [
+    (_FailsLate, None, "raised in _FailsLate.update(arm, sample) at sample 6"),
+    (_EpochFails, 4.0, "raised in _EpochFails.end_epoch(source) at epoch 2"),
+])
+def test_an_error_inside_a_researchers_class_says_which_method_and_when(cls, eps, note):
+    with pytest.raises((ZeroDivisionError, KeyError)) as caught:
+        simulate(cls, INSTANCE, eps, runs=1, seed=1)
+    assert caught.value.__notes__ == [note]

@@ -59,7 +59,7 @@ from dpbandits.online import (
 )
 from dpbandits.params import AlgorithmParams, coerce_params
 from dpbandits.rng import resolve_seed, stream_rngs
-from dpbandits.sim.reference import checked_arms, run_reference
+from dpbandits.sim.reference import checked_arms, raised_in, run_reference
 
 __all__ = ["simulate", "OnlineResult", "AlgorithmSpec", "ALGORITHMS", "AnytimeLazyUCBParams",
            "LazyDPTSParams", "DPSEParams", "AdaPKLUCBParams", "UCB1Params", "TSBetaParams",
@@ -379,9 +379,12 @@ def _simulate_class(cls, means, epsilon, horizon, checkpoints, runs, seed, param
         pulls = np.zeros((runs, k), dtype=np.int64)
         total, c, rows = np.zeros(runs), 0, np.arange(runs)
         for t in range(1, horizon + 1):
-            arms = checked_arms(alg.select(t), k, runs, cls.__name__, t)
+            with raised_in(cls.__name__, "select(t)", t):
+                arms = alg.select(t)
+            arms = checked_arms(arms, k, runs, cls.__name__, t)
             rewards = (rngs["rewards"].random(runs) < means[arms]).astype(float)
-            alg.update(t, arms, rewards)
+            with raised_in(cls.__name__, "update(t, arms, rewards)", t):
+                alg.update(t, arms, rewards)
             pulls[rows, arms] += 1
             total += gaps[arms]
             while c < checkpoints.size and checkpoints[c] == t:

@@ -26,6 +26,7 @@ import numpy as np
 from dpbandits.quantile.instances import QuantileInstance
 from dpbandits.quantile.sources import OrderStatSource, SampleSource, SortedSamples
 from dpbandits.quantile.streams import run_streams
+from dpbandits.sim.reference import raised_in
 
 __all__ = ["first_epoch", "epoch_size", "interval_ranks", "close_epoch", "EpochAlgorithm", "run_epochs", "PerSample",
            "EpochSEQ", "epoch_seq_run", "simulate_epoch_seq", "EpochRecords"]
@@ -135,11 +136,20 @@ class EpochAlgorithm:
 
 def run_epochs(algorithm: EpochAlgorithm, source) -> dict:
     """One run of an epoch algorithm on a source: each epoch's samples drawn by
-    ``source.epoch(arms, n_e)``, its decision read from them."""
-    while (request := algorithm.next_epoch()) is not None:
+    ``source.epoch(arms, n_e)``, its decision read from them. An error raised inside one of the
+    algorithm's methods says which method and epoch (:func:`dpbandits.sim.reference.raised_in`)."""
+    who, epoch = type(algorithm).__name__, 1
+    while True:
+        with raised_in(who, "next_epoch()", epoch, "epoch"):
+            request = algorithm.next_epoch()
+        if request is None:
+            break
         source.epoch(*request)
-        algorithm.end_epoch(source)
-    return algorithm.result()
+        with raised_in(who, "end_epoch(source)", epoch, "epoch"):
+            algorithm.end_epoch(source)
+        epoch += 1
+    with raised_in(who, "result()", epoch, "epoch"):
+        return algorithm.result()
 
 
 class PerSample:

@@ -55,7 +55,7 @@ from dpbandits.quantile.qpac import QPACReference
 from dpbandits.quantile.seq import SEQReference
 from dpbandits.quantile.sources import OrderStatSource, SampleSource
 from dpbandits.quantile.streams import noise_stream, run_streams
-from dpbandits.sim.reference import checked_arm, constructor_problems, keyword_params
+from dpbandits.sim.reference import checked_arm, constructor_problems, keyword_params, raised_in
 
 __all__ = ["QuantileAlgorithm", "run_algorithm", "REFERENCES", "RESULT_FIELDS", "reference_for", "run_reference", "REQUIRED_ARGS",
            "class_form", "class_problems", "class_params", "CheckedSource", "run_class"]
@@ -91,9 +91,14 @@ def run_algorithm(algorithm: QuantileAlgorithm, instance: QuantileInstance,
     n = 0
     while not algorithm.done:
         n += 1
-        arm = checked_arm(algorithm.select(), instance.k, who, n)
-        algorithm.update(arm, float(instance.sample(arm, streams[arm].random())))
-    return algorithm.result()
+        with raised_in(who, "select()", n, "sample"):
+            arm = algorithm.select()
+        arm = checked_arm(arm, instance.k, who, n)
+        sample = float(instance.sample(arm, streams[arm].random()))
+        with raised_in(who, "update(arm, sample)", n, "sample"):
+            algorithm.update(arm, sample)
+    with raised_in(who, "result()", n, "sample"):
+        return algorithm.result()
 
 
 def _seq(instance, epsilon, p, cap, noise):

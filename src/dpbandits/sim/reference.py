@@ -123,9 +123,14 @@ def run_reference(algorithm, env, horizon: int, checkpoints: np.ndarray,
     actions = np.empty(horizon, dtype=np.int64) if record_actions else None
     regret = 0.0
     c = 0
+    who = type(algorithm).__name__
     for t in range(1, horizon + 1):
-        arm = checked_arm(algorithm.select(t), env.n_arms, type(algorithm).__name__, t)
-        algorithm.update(t, arm, env.reward(t, arm, reward_rng))
+        with raised_in(who, "select(t)", t):
+            arm = algorithm.select(t)
+        arm = checked_arm(arm, env.n_arms, who, t)
+        reward = env.reward(t, arm, reward_rng)
+        with raised_in(who, "update(t, arm, reward)", t):
+            algorithm.update(t, arm, reward)
         pulls[arm] += 1
         regret += gaps[arm]
         if actions is not None:
