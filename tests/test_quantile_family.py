@@ -14,7 +14,13 @@ from dpbandits.params import coerce_params
 from dpbandits.quantile import dp_seq, epoch_seq, make_instance, seq
 from dpbandits.quantile.api import ALGORITHMS, simulate
 from dpbandits.quantile.epoch_seq import EpochAlgorithm
-from dpbandits.quantile.interface import REFERENCES, RESULT_FIELDS, QuantileAlgorithm, run_algorithm
+from dpbandits.quantile.interface import (
+    REFERENCES,
+    RESULT_FIELDS,
+    QuantileAlgorithm,
+    run_algorithm,
+    run_reference,
+)
 from dpbandits.quantile.streams import noise_stream, run_streams
 from dpbandits.rng import derive_seed
 
@@ -98,21 +104,20 @@ def test_a_run_that_cannot_decide_is_censored_at_its_cap(name):
 def test_each_per_sample_class_gives_its_engines_record(name):
     """The per-sample class is the fast engine's reference: the same records, field by field, on
     the same reward streams (the epoch algorithms: their engine with sorted samples, whose fast
-    source draws the order statistics directly and agrees in distribution)."""
+    source draws the order statistics directly and agrees in distribution; that engine is what
+    ``simulate(..., engine="reference")`` runs for them)."""
     eps, params = EPSILON.get(name), PARAMS.get(name)
-    ref = simulate(name, INSTANCE, eps, runs=4, seed=6, params=params, engine="reference")
-    if name in ("epoch_seq", "dp_seq"):
-        seed = derive_seed(6, "quantile", "api")
-        rec = (dp_seq.simulate_dp_seq(INSTANCE, eps, ref.delta, 4, seed, ref.cap, engine="reference")
-               if name == "dp_seq" else epoch_seq.simulate_epoch_seq(INSTANCE, ref.delta, 4, seed, ref.cap,
-                                                                     engine="reference"))
-        engine = {"k_hat": rec.k_hat, "terminated": rec.terminated, "n_final": rec.final_epoch, "pulls": rec.pulls,
-                  "elim": rec.elim_epoch, "guard": rec.guard}
-    else:
-        fast = simulate(name, INSTANCE, eps, runs=4, seed=6, params=params)
-        engine = {f: getattr(fast, f) for f in RESULT_FIELDS}
+    engine = simulate(name, INSTANCE, eps, runs=4, seed=6, params=params,
+                      engine="reference" if name in ("epoch_seq", "dp_seq") else "fast")
+    per_sample = run_reference(name, INSTANCE, eps, engine.params, engine.cap, 4, derive_seed(6, "quantile", "api"))
     for field in RESULT_FIELDS:
-        assert np.array_equal(getattr(ref, field), engine[field]), field
+        assert np.array_equal(per_sample[field], getattr(engine, field)), field
+    if name in ("epoch_seq", "dp_seq"):  # the API's reference of an epoch algorithm is its engine on samples
+        seed = derive_seed(6, "quantile", "api")
+        rec = (dp_seq.simulate_dp_seq(INSTANCE, eps, engine.delta, 4, seed, engine.cap, engine="reference")
+               if name == "dp_seq" else epoch_seq.simulate_epoch_seq(INSTANCE, engine.delta, 4, seed, engine.cap,
+                                                                     engine="reference"))
+        assert np.array_equal(rec.k_hat, engine.k_hat) and np.array_equal(rec.pulls, engine.pulls)
 
 
 @pytest.mark.parametrize("arm", [2.0, 7, -1, True])

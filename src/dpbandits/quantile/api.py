@@ -168,12 +168,14 @@ ALGORITHMS: dict[str, type[AlgorithmParams]] = {p.algorithm: p for p in (
 _EPOCH = ("epoch_seq", "dp_seq")
 ENGINES = ("fast", "reference")
 
-# name -> its fast engine, from (instance, epsilon, typed params, cap, runs, seed)
+# name -> its fast engine, from (instance, epsilon, typed params, cap, runs, seed[, engine]); the epoch
+# algorithms' engine also runs on real sorted samples (engine "reference")
 _FAST = {
     "seq": lambda inst, eps, p, cap, runs, seed: seq.simulate_seq(inst, p.delta, cap, runs, seed),
-    "epoch_seq": lambda inst, eps, p, cap, runs, seed: epoch_seq.simulate_epoch_seq(inst, p.delta, runs, seed, cap),
-    "dp_seq": lambda inst, eps, p, cap, runs, seed: dp_seq.simulate_dp_seq(inst, eps, p.delta, runs, seed, cap,
-                                                                           noise_multiplier=p.noise_multiplier),
+    "epoch_seq": lambda inst, eps, p, cap, runs, seed, engine="fast": epoch_seq.simulate_epoch_seq(
+        inst, p.delta, runs, seed, cap, engine),
+    "dp_seq": lambda inst, eps, p, cap, runs, seed, engine="fast": dp_seq.simulate_dp_seq(
+        inst, eps, p.delta, runs, seed, cap, engine, noise_multiplier=p.noise_multiplier),
     "qpac": lambda inst, eps, p, cap, runs, seed: qpac.simulate_qpac(inst, p.delta, cap, runs, seed, p.approx_eps,
                                                                      p.variant),
     "qlucb": lambda inst, eps, p, cap, runs, seed: qlucb.simulate_qlucb(inst, p.delta, cap, runs, seed, p.approx_eps),
@@ -181,8 +183,10 @@ _FAST = {
 }
 
 
-def _fast(name: str, instance, epsilon, p, cap: int, runs: int, seed) -> dict:
-    rec = _FAST[name](instance, epsilon, p, cap, runs, seed)
+def _fast(name: str, instance, epsilon, p, cap: int, runs: int, seed, engine: str = "fast") -> dict:
+    """The records of a paper's algorithm from its engine (``engine`` "reference": the epoch
+    algorithms' engine on real sorted samples)."""
+    rec = _FAST[name](instance, epsilon, p, cap, runs, seed, *([engine] if name in _EPOCH else []))
     if name in _EPOCH:
         return {"k_hat": rec.k_hat, "terminated": rec.terminated, "n_final": rec.final_epoch, "pulls": rec.pulls,
                 "elim": rec.elim_epoch, "guard": rec.guard}
@@ -318,10 +322,11 @@ def simulate(algorithm: str | type, instance: QuantileInstance, epsilon: float |
 
     ``epsilon``: the privacy parameter of ``dp_seq`` (> 0, finite); the other algorithms are not
     private and take None. ``params``: a mapping or the algorithm's dataclass. ``cap``: per-arm
-    samples or last epoch (module docstring). ``engine``: "fast" or "reference" (the algorithm's
-    per-sample class, :mod:`dpbandits.quantile.interface`, one Python call per sample: the same
-    records as the fast engine on the same streams; for the epoch algorithms those of their
-    engine with real sorted samples, equal to the fast engine's in distribution).
+    samples or last epoch (module docstring). ``engine``: "fast" or "reference": for SEQ and the
+    baselines, the algorithm's per-sample class (:mod:`dpbandits.quantile.interface`, one Python
+    call per sample: the same records as the fast engine on the same streams); for the epoch
+    algorithms, their engine on real sorted samples (the records of their per-sample class, field
+    by field, without a Python call per sample; equal to the fast engine's in distribution).
     """
     if isinstance(algorithm, type):
         return _simulate_class(algorithm, instance, epsilon, runs, seed, params, cap, engine)
@@ -338,6 +343,11 @@ def simulate(algorithm: str | type, instance: QuantileInstance, epsilon: float |
         raise ValueError(f"{algorithm} is not private: epsilon must be None, got {epsilon!r}")
     runs, seed = int(runs), resolve_seed(seed, "quantile", "api")
     cap = _cap(algorithm, instance, p, cap)
-    rec = (_fast if engine == "fast" else interface.run_reference)(algorithm, instance, epsilon, p, cap, runs, seed)
+    if engine == "fast" or algorithm in _EPOCH:
+        # the epoch algorithms' reference is their engine on real sorted samples: the records of their
+        # per-sample class field by field (tests/test_quantile_family.py), without a Python call per sample
+        rec = _fast(algorithm, instance, epsilon, p, cap, runs, seed, engine)
+    else:
+        rec = interface.run_reference(algorithm, instance, epsilon, p, cap, runs, seed)
     return QuantileResult(algorithm, instance.name, instance.q, instance.best, p.delta, epsilon, cap,
                           rec["k_hat"], rec["terminated"], rec["n_final"], rec["pulls"], rec["elim"], rec["guard"], p)
