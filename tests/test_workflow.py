@@ -176,6 +176,15 @@ def test_output_contract(smoke_run):
     assert set(extra_rows.check_id) == {f"X-{w}-{n}" for w in ("AUDIT", "REGRET") for n in ("DP-UCB-TREE", "LEAKY-UCB")} | {
         "X-AUDIT-DP-UCB-TREE-CONTROL", "X-AUDIT-LEAKY-UCB-CONTROL"}
     assert set(extra_rows.kind) == {"baseline", "control", "report"}  # never claims of the paper
+    # the dueling examples: the deliberately broken tournament (its noise m times too small) fails;
+    # the correct one is not refuted (PASS, or INCONCLUSIVE where this size misses a leak class)
+    assert dv["X-AUDIT-RATE-NOISE-KING"] == "FAIL"
+    assert dv["X-AUDIT-KING-OF-THE-HILL"] in ("PASS", "INCONCLUSIVE")
+    duel_rows = dueling[dueling.check_id.str.startswith("X-")]
+    assert set(duel_rows.check_id) == {f"X-{w}-{n}" for w in ("AUDIT", "REGRET")
+                                       for n in ("KING-OF-THE-HILL", "RATE-NOISE-KING")} | {
+        "X-AUDIT-KING-OF-THE-HILL-CONTROL", "X-AUDIT-RATE-NOISE-KING-CONTROL"}
+    assert set(duel_rows.kind) == {"baseline", "control", "report"}  # never claims of the paper
     table = pd.read_csv(work / f"{R}/tables/online/final_regret.csv")
     # settings x (eps x (private + extra algorithms) + references)
     assert len(table) == 2 * (3 * (4 + 2) + 2)
@@ -275,7 +284,8 @@ def test_one_target_runs_only_the_researchers_algorithms(repo, tmp_path):
     stats = proc.stdout[proc.stdout.index("Job stats:"):].split("\n\n")[0]
     planned = {m.group(1) for m in re.finditer(r"^(\w+)\s+\d+$", stats, flags=re.M)} - {"total"}
     assert planned == {"online_extra_simulate", "online_extra_aggregate", "online_extra_audit", "online_extra_regret",
-                       "online_simulate", "online_aggregate", "extra_algorithms"}
+                       "online_simulate", "online_aggregate", "dueling_extra_audit", "dueling_extra_regret",
+                       "extra_algorithms"}
 
 
 def test_dry_run_shows_the_dag(repo, tmp_path):
@@ -291,6 +301,7 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "online_bandit_simulate", "online_check_privacy_cost", "audit_online_rnm_ftnl",
                  "audit_online_anytime_lazy_ucb", "audit_online_adap_klucb",
                  "online_extra_simulate", "online_extra_aggregate", "online_extra_audit", "online_extra_regret",
+                 "dueling_extra_audit", "dueling_extra_regret",
                  *[f"online_check_ft_{i}" for i in range(1, 10)],
                  *[f"online_check_bt_{i}" for i in (1, 2, 4, 5, 6, 7)],
                  *[f"online_check_u_{i}" for i in range(1, 6)],

@@ -40,8 +40,9 @@ if workflow.overwrite_configfiles:
 validate_workflow_config(
     config, workflow.configfiles, workflow.overwrite_configfiles, CONFIG_SCHEMA
 )
-# Optional key (a researcher's own algorithms, extra.smk): none unless the config names some.
-config["online"].setdefault("extra_algorithms", [])
+# Optional keys (a researcher's own algorithms, extra.smk): none unless the config names some.
+for _family in ("online", "dueling"):
+    config[_family].setdefault("extra_algorithms", [])
 
 # Recover from an interrupted or damaged earlier run before scheduling (main process only):
 # stale locks of a killed run, temporaries of unfinished jobs, corrupt intermediate tables; of
@@ -305,11 +306,20 @@ def online_extra_code(wildcards):
     return f"{code('online_extra_simulate')}+{sources}"
 
 
+from dpbandits.dueling.checks.extra import extra_algorithms as _dueling_extras
+
+EXTRAS = {
+    "online.extra_algorithms": list(ONLINE_EXTRAS.values()),
+    "dueling.extra_algorithms": _dueling_extras(config["dueling"]),
+}
+
+
 def check_code(spec):
     """``params.code`` of a check rule: its code, and the researcher's classes it runs."""
     digest = code("check", spec.module)
-    if "online.extra_algorithms" in spec.config_paths:
-        digest = f"{digest}+{_sources_digest(ONLINE_EXTRAS.values())}"
+    for key, specs in EXTRAS.items():
+        if key in spec.config_paths:
+            digest = f"{digest}+{_sources_digest(specs)}"
     return digest
 
 

@@ -3,6 +3,8 @@
 # algorithms (rule online_figure and the final-regret table read their aggregate), audited at
 # their claimed epsilon and compared with Lazy-DP-TS (checks X-AUDIT and X-REGRET of the online
 # registry). With no extra algorithm the aggregate is an empty table and the checks write no row.
+# Dueling ones (dueling.extra_algorithms; dpbandits.dueling.interface) need no rule of their own:
+# the dueling checks X-AUDIT and X-REGRET run them.
 
 
 rule online_extra_simulate:
@@ -66,11 +68,16 @@ rule online_extra_aggregate:
 
 
 rule extra_algorithms:
-    """Only the researcher's own algorithms (`snakemake extra_algorithms`): their simulations on the
-    Figures 1-2 grid, their audits (X-AUDIT) and their regret relative to Lazy-DP-TS (X-REGRET, which
-    reads the paper's Figures 1-2 runs), without the rest of the four papers.
+    """Only the researcher's own algorithms (`snakemake extra_algorithms`): the online ones' simulations
+    on the Figures 1-2 grid, their audits (X-AUDIT) and their regret relative to Lazy-DP-TS (X-REGRET,
+    which reads the paper's Figures 1-2 runs); the dueling ones' audits and regret relative to
+    Algorithm 1; without the rest of the four papers.
     """
     input:
         f"{MAIN}/agg/online/extra.parquet",
-        [check_claims(CHECKS["online"][c]) for c in ("X-AUDIT", "X-REGRET")],
+        [
+            check_claims(CHECKS[paper][c])
+            for paper in ("online", "dueling")
+            for c in ("X-AUDIT", "X-REGRET")
+        ],
     localrule: True

@@ -30,9 +30,11 @@ ValueError: unknown parameter(s) 'Variant' for dp_ebs_elimination; allowed: vari
 (:mod:`dpbandits.dueling.interface`: ``select() -> (left, right)``, ``update(left, right,
 left_won)``, a constructor ``(n_arms, epsilon, horizon, rng, **params)``): it runs on the same
 instance and seeds, its duels checked where it returns them, ``raw`` the list of its runs
-(:class:`~dpbandits.dueling.interface.DuelRun`). It has no workflow jobs yet; its black-box audit
-is :func:`dpbandits.dueling.checks.class_audit.audit_dueling_class`, and ``dpbandits simulate`` /
-``dpbandits audit FILE:Class --family dueling`` run both from the command line.
+(:class:`~dpbandits.dueling.interface.DuelRun`). Its black-box audit is
+:func:`dpbandits.dueling.checks.class_audit.audit_dueling_class`; ``dpbandits simulate`` /
+``dpbandits audit FILE:Class --family dueling`` run both from the command line, and the workflow
+runs them for the classes named under ``dueling.extra_algorithms``
+(:mod:`dpbandits.dueling.checks.extra`).
 
 ``epsilon`` None means non-private (inf): the baselines take None; ``goptimal_dpdb`` and the
 ``nonprivate`` variant of Algorithm 1 accept it. Seeds: an int is a root seed,

@@ -5,14 +5,17 @@ audited mechanism), which decides whether its PASS is supported."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from dpbandits.audit import AuditResult
 from dpbandits.evidence.claims import Claim, Evidence
+from dpbandits.evidence.guards import privacy_power
 
-__all__ = ["audit_claims", "LeakPower", "ClassAudit", "measure_leak_power", "describe_power", "with_leak_power", "power_statement", "state_leak_power"]
+__all__ = ["audit_claims", "LeakPower", "ClassAudit", "measure_leak_power", "describe_power", "with_leak_power",
+           "power_statement", "state_leak_power", "user_audit_rows"]
 
 
 def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
@@ -138,3 +141,38 @@ def state_leak_power(row: Claim, evidence: dict, power: list[LeakPower], size: s
     violated = row.verdict == "FAIL" if violated is None else violated
     return replace(row, claim=row.claim + power_statement(violated, size, power, mutants)).with_evidence(
         **with_leak_power(evidence, power))
+
+
+def user_audit_rows(paper: str, cid: str, import_path: str, label: str, what: str, real: AuditResult,
+                    control: AuditResult, how: str, multiplier: float, scale: str,
+                    power: list[LeakPower] | None = None, size: str = "", privacy: str = "epsilon-DP") -> list[Claim]:
+    """The two rows of the audit of a researcher's own algorithm (``<family>.extra_algorithms``;
+    never a claim of the paper): ``cid`` (kind baseline), the class audited at its claimed epsilon,
+    and ``cid``-CONTROL (kind control), its negative control (``how``: what was changed; a tight
+    class then leaks 1 / ``multiplier`` times more). ``what``: the class and the audit's setting in
+    words (``label``: the class's name in the control's row). Without a caught control the audit row is INCONCLUSIVE (blind). With ``power`` (the
+    family's leak classes at the same ``size``), the row states what the audit could have found
+    there, and a PASS not powered against every class is INCONCLUSIVE no_power
+    (:func:`state_leak_power`)."""
+    source = f"extra algorithm {import_path} (not in the paper)"
+    stat = "Clopper-Pearson lower bound on the privacy loss"
+    caught = control.refuted
+    verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
+    shown = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
+             f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
+    evidence = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
+                             f"negative control ({how})", shown)
+    main = Claim(paper, cid, source, "baseline",
+                 f"{what}: {privacy} at its claimed epsilon (black-box audit; tightest event: {real.best_event})",
+                 stat, real.epsilon_lower_bound, np.nan, np.nan,
+                 f"CP lower bound <= claimed epsilon = {real.epsilon:g} ({real.confidence:g} confidence, "
+                 f"Bonferroni over {real.n_events} events x 2)", verdict, real.n_samples, scale,
+                 evidence=Evidence(blind=not caught))
+    if power is None:
+        main = main.with_evidence(**evidence)
+    else:
+        main = state_leak_power(main, evidence, power, size, "mutants of an eps-DP algorithm of the family",
+                                violated=real.refuted)
+    ctrl = Claim(paper, f"{cid}-CONTROL", source, "control", f"negative control: {label} {how} is caught by the audit", stat, control.epsilon_lower_bound, np.nan, np.nan,
+                 f"lower bound > epsilon = {control.epsilon:g}", "PASS" if caught else "FAIL", control.n_samples, scale)
+    return [main, ctrl]

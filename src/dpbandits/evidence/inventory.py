@@ -24,7 +24,7 @@ import pandas as pd
 
 __all__ = ["PaperClaim", "CountedApart", "CLAIM_TYPES", "APART_CATEGORIES", "SOURCES", "matches",
            "CLAIM_VERDICTS", "CLAIM_REASONS", "CLAIM_COLUMNS", "APART_COLUMNS", "combine_verdicts",
-           "claim_verdict", "load_inventory", "judge_claims", "render_claims_at_a_glance",
+           "claim_verdict", "load_inventory", "judge_claims", "papers_apart", "render_claims_at_a_glance",
            "render_claims_markdown", "markdown_cell"]
 
 # What a claim is (the issue's types; ``property`` is a stated fact about an algorithm or quantity
@@ -250,6 +250,21 @@ def _fails(claims: pd.DataFrame) -> str:
                      (("erratum", "errata"), ("contradicted", "contradicted"), ("not_reproduced", "not reproduced")))
 
 
+def papers_apart(apart: pd.DataFrame) -> pd.DataFrame:
+    """The rows counted apart that belong to a paper's record: all but a researcher's own
+    algorithms' (category ``user``), which no count or summary of a paper includes (they have a
+    section of their own)."""
+    return apart[apart["category"] != "user"]
+
+
+def _user_note(apart: pd.DataFrame) -> str:
+    users = apart[apart["category"] == "user"]
+    if users.empty:
+        return ""
+    return (f" The {len(users)} rows of a researcher's own algorithms (`X-*`) are in no count of this table "
+            "(`claims.md`, last section).")
+
+
 def _apart_cell(apart: pd.DataFrame) -> str:
     judged = apart[apart["verdict"].isin(("PASS", "FAIL"))]
     failed = judged.loc[judged["verdict"] == "FAIL", "check_id"]
@@ -271,6 +286,7 @@ def render_claims_at_a_glance(claims: pd.DataFrame, apart: pd.DataFrame, titles:
              "| INCONCLUSIVE: seeds split, consequence of another finding | check rows counted apart (PASS/judged) "
              "| failing claims |",
              "|---|---|---|---|---|---|---|---|---|---|"]
+    ours = papers_apart(apart)
 
     def row(name, mine, rows_apart, ids=True):
         counts = mine["verdict"].value_counts()
@@ -285,13 +301,13 @@ def render_claims_at_a_glance(claims: pd.DataFrame, apart: pd.DataFrame, titles:
         if reports and paper in titles:
             name = (f"[`{paper}`]({reports}/{paper}/replication.md) ({titles[paper].split(',')[0]}; "
                     f"[PDF]({reports}/{paper}/replication.pdf))")
-        lines.append(row(name, mine, apart[apart["paper"] == paper]))
-    lines.append(row("**all**", claims, apart, ids=False))
+        lines.append(row(name, mine, ours[ours["paper"] == paper]))
+    lines.append(row("**all**", claims, ours, ids=False))
     lines += ["", "Each claim of a paper counts once, whatever the number of its check rows (`claims.md`: the "
               "claims, where each is stated, the rule from rows to a claim's verdict; `checks.md`: every check "
               "row). A claim is PASS or FAIL only if every root seed of the stability sweep gives that verdict."
               + (" Each paper's name links its replication report, the document to read first." if reports else "")
-              + (f" Scale of these verdicts: {scale}." if scale else "")]
+              + _user_note(apart) + (f" Scale of these verdicts: {scale}." if scale else "")]
     return "\n".join(lines)
 
 
@@ -333,12 +349,21 @@ def render_claims_markdown(claims: pd.DataFrame, apart: pd.DataFrame, titles: Ma
                 lines += [f"- `{r.claim_id}` ({r.reason}{f', seeds: {r.stability}' if r.reason == 'seed_split' else ''})"
                           f": {r.statement}" + (f" {'Why' if verdict == 'UNCHECKED' else 'Note'}: {r.note}" if r.note else "")
                           for r in rows.itertuples()]
-        mine_apart = apart[apart["paper"] == paper]
+        mine_apart = papers_apart(apart[apart["paper"] == paper])
         if len(mine_apart):
             lines += ["", f"Check rows counted apart (not claims of the paper): {_apart_cell(mine_apart)}.", "",
                       "| category | rows (verdict) | why |", "|---|---|---|"]
             for (category, why), g in mine_apart.groupby(["category", "why"], sort=True):
                 ids = ", ".join(f"`{i}` {v}" for i, v in zip(g["check_id"], g["verdict"], strict=True))
                 lines.append(f"| {category} | {markdown_cell(ids)} | {markdown_cell(why)} |")
+        lines.append("")
+    users = apart[apart["category"] == "user"]
+    if len(users):
+        lines += ["## A researcher's own algorithms (never a claim of a paper)", "",
+                  "The rows of the algorithms named under `<paper>.extra_algorithms` in the config: their audits, "
+                  "negative controls and comparisons with the paper's algorithms. No count above includes them.", "",
+                  "| paper | row | verdict | reason |", "|---|---|---|---|"]
+        lines += ["| " + " | ".join(markdown_cell(x) for x in (f"`{r.paper}`", f"`{r.check_id}`", r.verdict, r.reason))
+                  + " |" for r in users.itertuples(index=False)]
         lines.append("")
     return "\n".join(lines)

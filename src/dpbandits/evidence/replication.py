@@ -27,6 +27,7 @@ from dpbandits.evidence.inventory import (
     SOURCES,
     markdown_cell,
     matches,
+    papers_apart,
 )
 
 __all__ = ["render_replication_report", "figure_of_row", "paper_figures_of_claim", "plot_claims_summary",
@@ -234,7 +235,7 @@ def render_replication_report(paper: str, title: str, claims: pd.DataFrame, apar
     hard (:class:`ReplicationNotes`; sections 6-8, left out without them)."""
     mine = claims[claims["paper"] == paper].reset_index(drop=True)
     rows = checks[checks["paper"] == paper].reset_index(drop=True)
-    mine_apart = apart[apart["paper"] == paper]
+    mine_apart = papers_apart(apart[apart["paper"] == paper])  # a researcher's own rows are no part of it
     if mine.empty:
         raise ValueError(f"no claims of paper {paper!r} in the claims table")
     counts = mine["verdict"].value_counts()

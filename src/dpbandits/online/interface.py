@@ -326,6 +326,43 @@ def dry_run_problems(cls, params: Mapping, steps: int = 5) -> list[str]:
     return out
 
 
+def loaded_entries(entries, key: str, taken, check_ids) -> tuple[list[str], list[tuple[str, Mapping, type]]]:
+    """The names and imports of the entries of a family's ``extra_algorithms`` (``key``): the
+    problems (a name among ``taken``, the paper's algorithms, or used twice, or two names whose check
+    ids, ``check_ids(name)``, collide; an ``import`` that does not load), each naming its key, and
+    every entry whose class loaded, as (its key, the entry, the class)."""
+    out, loaded, seen, ids = [], [], {}, {}
+    for i, entry in enumerate(entries or []):
+        if not isinstance(entry, Mapping):
+            continue
+        where = f"{key}[{i}]"
+        name = entry.get("name")
+        if name in taken:
+            out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name not "
+                       f"taken by the paper's algorithms ({', '.join(taken)})")
+        elif name in seen:
+            out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name not "
+                       f"used by another entry (used at {key}[{seen[name]}])")
+        elif isinstance(name, str):
+            seen[name] = i
+            for cid in check_ids(name):
+                if cid in ids:
+                    out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name whose check ids "
+                               f"do not collide with another entry's ({cid} is also {key}[{ids[cid]}]'s)")
+                    break
+            for cid in check_ids(name):
+                ids.setdefault(cid, i)
+        path = entry.get("import")
+        if not isinstance(path, str):
+            continue
+        try:
+            loaded.append((where, entry, load_algorithm(path)))
+        except ValueError as exc:
+            out.append(f"config key '{where}.import': {path!r} is not allowed: {exc}; allowed: an "
+                       "importable 'package.module:Class' or 'path/to/file.py:Class'")
+    return out, loaded
+
+
 def extra_algorithm_problems(entries, key: str = "online.extra_algorithms") -> list[str]:
     """Problems of the ``online.extra_algorithms`` entries the schema cannot see: a name taken by
     the paper's algorithms or used twice, or two names whose check ids collide (``leaky`` and
@@ -333,36 +370,9 @@ def extra_algorithm_problems(entries, key: str = "online.extra_algorithms") -> l
     imports, the class exists and implements the per-step interface, its ``params`` are parameters
     of it, and a dry run with them (construction and a few rounds) succeeds. Each problem names its
     key (``online.extra_algorithms[0].import``)."""
-    out, seen, ids = [], {}, {}
-    for i, entry in enumerate(entries or []):
-        if not isinstance(entry, Mapping):
-            continue
-        where = f"{key}[{i}]"
-        name = entry.get("name")
-        if name in PAPER_NAMES:
-            out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name not "
-                       f"taken by the paper's algorithms ({', '.join(PAPER_NAMES)})")
-        elif name in seen:
-            out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name not "
-                       f"used by another entry (used at {key}[{seen[name]}])")
-        else:
-            seen[name] = i
-            for cid in extra_check_ids(name) if isinstance(name, str) else ():
-                if cid in ids:
-                    out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name whose check ids "
-                               f"do not collide with another entry's ({cid} is also {key}[{ids[cid]}]'s)")
-                    break
-            for cid in extra_check_ids(name) if isinstance(name, str) else ():
-                ids.setdefault(cid, i)
-        path = entry.get("import")
-        if not isinstance(path, str):
-            continue
-        try:
-            cls = load_algorithm(path)
-        except ValueError as exc:
-            out.append(f"config key '{where}.import': {path!r} is not allowed: {exc}; allowed: an "
-                       "importable 'package.module:Class' or 'path/to/file.py:Class'")
-            continue
+    out, loaded = loaded_entries(entries, key, PAPER_NAMES, extra_check_ids)
+    for where, entry, cls in loaded:
+        path = entry["import"]
         problems = interface_problems(cls)
         if problems:
             out.append(f"config key '{where}.import': {path!r} does not implement the bandit "

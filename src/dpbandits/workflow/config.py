@@ -559,6 +559,7 @@ def cross_field_problems(config: dict, bad_paths: Iterable[tuple] = ()) -> list[
     * ``online.extra_algorithms``: every name unused by the paper's algorithms and unique, every
       ``import`` importable and a class with the bandit interface, its ``params`` its own (the
       error names ``online.extra_algorithms[i].import``).
+    * ``dueling.extra_algorithms``: the same, for a class of the dueling protocol.
 
     K >= 2 (means: minItems 2), the levels in (0, 1) (alpha, the audits' confidence, the
     surrogates' target fractions) and the quantile designs' gaps are schema rules; the quantile
@@ -566,7 +567,7 @@ def cross_field_problems(config: dict, bad_paths: Iterable[tuple] = ()) -> list[
     """
     view = _View(config, bad_paths)
     return (_stability_problems(view) + _online_problems(view) + _extra_problems(view)
-            + _contextual_problems(view))
+            + _dueling_extra_problems(view) + _contextual_problems(view))
 
 
 def _extra_problems(v: _View) -> list[str]:
@@ -578,6 +579,17 @@ def _extra_problems(v: _View) -> list[str]:
     from dpbandits.online.interface import extra_algorithm_problems
 
     return extra_algorithm_problems(v[key], key)
+
+
+def _dueling_extra_problems(v: _View) -> list[str]:
+    """``dueling.extra_algorithms``: names not taken, each ``import`` importable, a class of the
+    family's protocol (dpbandits.dueling.interface), ``params`` among its parameters, a dry run."""
+    key = "dueling.extra_algorithms"
+    if not v.ok(key):
+        return []
+    from dpbandits.dueling.checks.extra import extra_problems
+
+    return extra_problems(v[key], key)
 
 
 STABILITY_MIN_SEEDS = {"paper": 4, "smoke": 2}

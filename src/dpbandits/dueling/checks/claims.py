@@ -500,4 +500,8 @@ APART: tuple[CountedApart, ...] = (
                  "the specification's corrected Lemma 10 threshold (4 xi), verified by simulation of the rule"),
     CountedApart("LB-ALT-FIX", "specification",
                  "arithmetic of the specification's in-class replacement for the lower bound's alternative"),
+    # the researcher's own algorithms (dueling.extra_algorithms), audited and run beside Algorithm 1
+    CountedApart("X-*", "user",
+                 "a researcher's own algorithm (dueling.extra_algorithms): its audit, its negative control and "
+                 "its regret are the researcher's, never a claim of the paper"),
 )

@@ -243,3 +243,15 @@ CHECKS = [
     _sim("C10", _rule("C10"), f"{A2}:check_c10", _alg2("practice", maxinp=True), title="MaxInP"),
     _sim("C11", _rule("C11"), f"{A2}:check_c11", _alg2("practice"), title="kappa and t0 modes"),
 ]
+
+# A researcher's own algorithms (dueling.extra_algorithms; checks.extra): audited and compared
+# with Algorithm 1, never claims of the paper (the inventory counts them apart).
+XC = "dpbandits.dueling.checks.extra"
+CHECKS += [
+    Check("X-AUDIT", PAPER, "dueling_extra_audit", f"{XC}:check_x_audit", root_seed=True,
+          keywords={"a": ("dueling.extra_algorithms",)},
+          title="black-box audit of each extra algorithm at its claimed epsilon, with its negative control"),
+    Check("X-REGRET", PAPER, "dueling_extra_regret", f"{XC}:check_x_regret", root_seed=True,
+          keywords={"a": ("dueling.extra_algorithms",), "n_boot": "dueling.checks.bootstrap"},
+          title="regret of each extra algorithm relative to Algorithm 1"),
+]

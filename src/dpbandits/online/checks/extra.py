@@ -49,16 +49,14 @@ generator (runs are independent because they draw different numbers from it). Ra
 from __future__ import annotations
 
 import logging
-import math
 import time
 
 import numpy as np
 import pandas as pd
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
-from dpbandits.evidence.audits import LeakPower, state_leak_power
-from dpbandits.evidence.claims import Claim, Evidence
-from dpbandits.evidence.guards import privacy_power
+from dpbandits.evidence.audits import LeakPower, user_audit_rows
+from dpbandits.evidence.claims import Claim
 from dpbandits.online.checks.audits import BANDIT_TABLE
 from dpbandits.online.checks.leaks import leak_power
 from dpbandits.online.interface import (
@@ -225,38 +223,15 @@ def audit_size(result: AuditResult, horizons: tuple[int, ...], k: int = 2, round
 
 def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, how: str,
                 scale: str, multiplier: float, power: list[LeakPower] | None = None) -> list[Claim]:
-    """The audit row and its control's; with ``power`` (:func:`audit_power`), the audit row
-    states what it could have found at its size, and a PASS not powered against every leak
-    class is INCONCLUSIVE no_power (module docstring)."""
-    cid = f"X-AUDIT-{spec.check_id}"
-    source = f"extra algorithm {spec.import_path} (not in the paper)"
-    stat = "Clopper-Pearson lower bound on the privacy loss"
-    caught = control.refuted
-    verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
+    """The audit row and its control's (:func:`dpbandits.evidence.audits.user_audit_rows`); with
+    ``power`` (:func:`audit_power`), the audit row states what it could have found at its size,
+    and a PASS not powered against every leak class is INCONCLUSIVE no_power (module docstring)."""
     what = (f"{spec.label} ({spec.name}), whole action sequence, K = {spec.audit_arms}, "
             f"T = {' and '.join(str(t) for t in spec.audit_horizons)}, one reward vector replaced, "
             f"claims {spec.epsilon_accounting:g} x epsilon")
-    shown = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
-             f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
-    evidence = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
-                             f"negative control ({how})", shown)
-    main = Claim(PAPER, cid, source, "baseline",
-                 f"{what}: epsilon-DP at its claimed epsilon (black-box audit; tightest event: {real.best_event})",
-                 stat, real.epsilon_lower_bound, np.nan, np.nan,
-                 f"CP lower bound <= claimed epsilon = {real.epsilon:g} ({real.confidence:g} confidence, "
-                 f"Bonferroni over {real.n_events} events x 2)", verdict, real.n_samples, scale,
-                 evidence=Evidence(blind=not caught))
-    if power is None:
-        main = main.with_evidence(**evidence)
-    else:  # the guards keep a PASS supported only against every class the audit sees
-        size = audit_size(real, spec.audit_horizons, spec.audit_arms, spec.audit_rounds)
-        main = state_leak_power(main, evidence, power, size, "mutants of an eps-DP algorithm of the family",
-                                violated=real.refuted)
-    ctrl = Claim(PAPER, f"{cid}-CONTROL", source, "control",
-                 f"negative control: {spec.label} {how} is caught by the audit", stat,
-                 control.epsilon_lower_bound, np.nan, np.nan, f"lower bound > epsilon = {control.epsilon:g}",
-                 "PASS" if caught else "FAIL", control.n_samples, scale)
-    return [main, ctrl]
+    size = None if power is None else audit_size(real, spec.audit_horizons, spec.audit_arms, spec.audit_rounds)
+    return user_audit_rows(PAPER, f"X-AUDIT-{spec.check_id}", spec.import_path, spec.label, what, real, control, how,
+                           multiplier, scale, power, size)
 
 
 def check_x_audit(root_seed: int, scale: str, a: dict) -> list[Claim]:

@@ -1,0 +1,140 @@
+"""A researcher's own dueling algorithms in the workflow (``dueling.extra_algorithms``,
+dpbandits.dueling.checks.extra): the config is checked before any job, the audit rows and the
+comparison with Algorithm 1 are the researcher's (never claims of the paper), and a paper's counts
+do not move when they are added."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from dpbandits.dueling.checks import extra
+from dpbandits.evidence.inventory import (
+    judge_claims,
+    load_inventory,
+    render_claims_at_a_glance,
+    render_claims_markdown,
+)
+from dpbandits.workflow.config import ConfigError, validate_config
+
+REPO = Path(__file__).resolve().parents[1]
+KING = "examples.dueling_algorithms:NoisyKingOfTheHill"
+BROKEN = "examples.dueling_algorithms:RateNoiseKingOfTheHill"
+
+
+def _smoke() -> dict:
+    return yaml.safe_load((REPO / "config" / "smoke.yaml").read_text())
+
+
+def test_the_smoke_config_names_a_correct_and_a_broken_example_and_they_validate():
+    cfg = _smoke()
+    assert [e["import"] for e in cfg["dueling"]["extra_algorithms"]] == [KING, BROKEN]
+    validate_config(copy.deepcopy(cfg))
+
+
+@pytest.mark.parametrize(("mutate", "expected"), [
+    (lambda e: e[0].update({"import": "examples.dueling_algorithms:Nope"}),
+     "config key 'dueling.extra_algorithms[0].import': 'examples.dueling_algorithms:Nope' is not allowed"),
+    (lambda e: e[0].update({"import": "examples.contextual_policies:LaplaceReports"}),
+     "is not a class of the dueling protocol of dpbandits.dueling.interface: it has no select and no update method"),
+    (lambda e: e[0].update({"params": {"mm": 3}}),
+     "config key 'dueling.extra_algorithms[0].params': unknown parameter(s) 'mm' for NoisyKingOfTheHill"),
+    (lambda e: e[0].update({"params": {"m": "many"}}),
+     "config key 'dueling.extra_algorithms[0].params': a dry run (K = 2, epsilon = 1, 5 rounds on F1) fails"),
+    # a class of another family: its select returns an arm, not a pair (the dry run says where)
+    (lambda e: e[1].update({"import": "examples.leaky_ucb:LeakyUCB"}), "dueling.extra_algorithms[1].params"),
+    (lambda e: e[1].update({"name": "dp_ebs_elimination"}), "not taken by the paper's algorithms"),
+    (lambda e: e[1].update({"name": "king_of_the_hill"}), "not used by another entry"),
+    (lambda e: e[1].update({"name": "king_of_the_hill_control"}),
+     "X-AUDIT-KING-OF-THE-HILL-CONTROL is also dueling.extra_algorithms[0]'s"),
+    (lambda e: e[0].update({"audit_horizons": [1]}), "dueling.extra_algorithms[0].audit_horizons"),
+    (lambda e: e[0].update({"bogus": 1}), "unknown key(s) 'bogus'"),
+])
+def test_bad_dueling_extra_algorithms_are_rejected_before_any_job(mutate, expected):
+    cfg = _smoke()
+    mutate(cfg["dueling"]["extra_algorithms"])
+    with pytest.raises(ConfigError) as info:
+        validate_config(cfg)
+    assert expected in str(info.value)
+
+
+def _config(*entries):
+    return {"extra_algorithms": [dict(e) for e in entries]}
+
+
+SMALL = {"audit_samples": 2000, "audit_pilot": 200, "audit_horizons": [16]}
+
+
+def test_the_audit_rows_are_the_researchers_and_the_broken_example_fails(monkeypatch):
+    """Two algorithms at one size: the power table is measured once (the same size and streams give
+    the same table); the broken tournament is refuted, each control caught; the rows state the size
+    and are kinds that are never a claim of the paper."""
+    calls = []
+    real = extra.audit_dueling_class
+
+    def counted(*args, **kw):
+        calls.append(kw["power"])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(extra, "audit_dueling_class", counted)
+    rows = extra.check_x_audit(3, "smoke", _config({"name": "king", "import": KING, **SMALL},
+                                                   {"name": "broken", "import": BROKEN, **SMALL}))
+    assert calls == [True, False]
+    got = {r.check_id: r for r in rows}
+    assert set(got) == {"X-AUDIT-KING", "X-AUDIT-KING-CONTROL", "X-AUDIT-BROKEN", "X-AUDIT-BROKEN-CONTROL"}
+    assert got["X-AUDIT-BROKEN"].verdict == "FAIL" and got["X-AUDIT-BROKEN"].value > 1.0
+    assert got["X-AUDIT-KING"].verdict != "FAIL"
+    assert got["X-AUDIT-KING-CONTROL"].verdict == got["X-AUDIT-BROKEN-CONTROL"].verdict == "PASS"
+    assert {r.kind for r in rows} == {"baseline", "control"}
+    assert "K = 2, T = 16" in got["X-AUDIT-KING"].claim and "noise shrunk" in got["X-AUDIT-KING"].claim
+    assert got["X-AUDIT-KING"].source.removeprefix(
+        "extra algorithm ") == "examples.dueling_algorithms:NoisyKingOfTheHill (not in the paper)"
+
+
+def test_no_extra_algorithm_writes_no_row():
+    assert extra.check_x_audit(3, "smoke", {"extra_algorithms": []}) == []
+    assert extra.check_x_regret(3, "smoke", {}, 100) == []
+
+
+def test_the_regret_row_compares_with_algorithm_1_on_the_same_seed():
+    from dpbandits.dueling import simulate
+    from dpbandits.dueling.instances import f1
+
+    entry = {"name": "king", "import": KING, "arms": 4, "horizon": 400, "runs": 4}
+    (row,) = extra.check_x_regret(5, "smoke", _config(entry), 200)
+    assert row.check_id == "X-REGRET-KING" and row.kind == "report" and row.verdict == "REPORT"
+    mine = simulate(extra.DuelingExtra.from_config(entry).load(), f1(4), 1.0, 400, 4, 5).regret_pref[:, -1]
+    ref = simulate("dp_ebs_elimination", f1(4), 1.0, 400, 4, 5).regret_pref[:, -1]
+    assert row.value == pytest.approx(mine.mean() / ref.mean())
+    assert row.ci_low <= row.value <= row.ci_high and row.n_runs == 4
+
+
+def test_adding_extra_algorithms_leaves_every_count_of_the_paper_unchanged():
+    """The committed paper-scale rows of the dueling paper, judged with and without a researcher's
+    rows: the claims, the glance table's counts and the paper's rows counted apart are the same;
+    the researcher's rows are listed in a section of their own."""
+    checks = pd.read_csv(REPO / "reports" / "checks.csv", dtype=str, keep_default_na=False)
+    paper = checks[checks["paper"] == "dueling"]
+    mine = paper.iloc[:4].copy()
+    mine["check_id"] = ["X-AUDIT-MINE", "X-AUDIT-MINE-CONTROL", "X-REGRET-MINE", "X-AUDIT-OTHER"]
+    mine["kind"] = ["baseline", "control", "report", "baseline"]
+    mine["verdict"] = ["FAIL", "PASS", "REPORT", "PASS"]
+    inventories = {"dueling": load_inventory("dueling")}
+    before = judge_claims(paper, None, inventories)
+    after = judge_claims(pd.concat([paper, mine], ignore_index=True), None, inventories)
+    pd.testing.assert_frame_equal(before[0], after[0])
+    assert set(after[1].check_id) - set(before[1].check_id) == set(mine.check_id)
+    assert set(after[1].category[after[1].check_id.str.startswith("X-")]) == {"user"}
+    titles = {"dueling": "Saha & Asi, a title"}
+    glance = render_claims_at_a_glance(*after, titles)
+    assert glance.split("\n")[2] == render_claims_at_a_glance(*before, titles).split("\n")[2]
+    assert "X-AUDIT-MINE" not in glance and "The 4 rows of a researcher's own algorithms" in glance
+    md = render_claims_markdown(*after, titles)
+    own = md[md.index("## A researcher's own algorithms"):]
+    assert "`X-AUDIT-MINE` | FAIL" in own and "X-AUDIT-MINE" not in md[:md.index("## A researcher's own algorithms")]
+    assert np.all(before[0]["verdict"].to_numpy() == after[0]["verdict"].to_numpy())
