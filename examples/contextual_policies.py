@@ -10,7 +10,9 @@
 * :class:`ReusedNoiseReports`, a deliberately broken one: one Laplace draw per user, added to
   every entry. Each entry alone has the right law, but the differences between entries are
   exact, so the report reveals the user's (bin, arm) and reward: the audit
-  (:func:`dpbandits.contextual.checks.audits.audit_randomizer_class`) must refute it.
+  (:func:`dpbandits.contextual.checks.audits.audit_randomizer_class`) must refute it;
+  :class:`GreedyWithReusedNoise` is :class:`GreedyOnOneBin` with it (``config/smoke.yaml`` runs both
+  policies under ``contextual.extra_algorithms``).
 """
 
 from __future__ import annotations
@@ -89,3 +91,10 @@ class GreedyOnOneBin:
 
     def end_batch(self) -> None:
         self.batches += 1
+
+
+class GreedyWithReusedNoise(GreedyOnOneBin):
+    """The same policy with the broken randomiser (:class:`ReusedNoiseReports`): the policy is
+    unchanged, its users' reports are not LDP, so the audit of its randomiser must refute it."""
+
+    randomizer = ReusedNoiseReports

@@ -134,8 +134,14 @@ def test_output_contract(smoke_run):
     assert dv["A3"] == dv["A4"] == "PASS" and dv["A3-LITERAL"] == dv["A5-LITERAL"] == "PASS"
     assert set(dueling.kind[dueling.check_id.isin(["A3-LITERAL", "A5-LITERAL", "A7", "A8"])]) == {"control"}
     contextual = claims[claims.paper == "contextual"]
-    assert set(contextual.check_id) == CONTEXTUAL_CLAIMS
-    assert set(pd.read_csv(work / f"{R}/tables/contextual/checks.csv").check_id) == CONTEXTUAL_CLAIMS
+    # the smoke config's two policies (examples/contextual_policies.py): rows of their own
+    own = {f"X-{w}-{n}" for w in ("AUDIT", "REGRET") for n in ("GREEDY-ONE-BIN", "GREEDY-REUSED-NOISE")} | {
+        "X-AUDIT-GREEDY-ONE-BIN-CONTROL", "X-AUDIT-GREEDY-REUSED-NOISE-CONTROL"}
+    assert set(contextual.check_id) == CONTEXTUAL_CLAIMS | own
+    assert set(pd.read_csv(work / f"{R}/tables/contextual/checks.csv").check_id) == CONTEXTUAL_CLAIMS | own
+    xv = dict(zip(contextual.check_id, contextual.verdict, strict=True))
+    assert xv["X-AUDIT-GREEDY-REUSED-NOISE"] == "FAIL" and xv["X-AUDIT-GREEDY-ONE-BIN"] in ("PASS", "INCONCLUSIVE")
+    assert set(contextual.kind[contextual.check_id.isin(own)]) == {"baseline", "control", "report"}
     cv = dict(zip(contextual.check_id, contextual.verdict, strict=True))
     # the paper's erratum (the printed constant) does not depend on the scale; the findings about
     # the released code (its sampler, its non-LDP release and over-confident bound, its C_n) are
@@ -285,7 +291,7 @@ def test_one_target_runs_only_the_researchers_algorithms(repo, tmp_path):
     planned = {m.group(1) for m in re.finditer(r"^(\w+)\s+\d+$", stats, flags=re.M)} - {"total"}
     assert planned == {"online_extra_simulate", "online_extra_aggregate", "online_extra_audit", "online_extra_regret",
                        "online_simulate", "online_aggregate", "dueling_extra_audit", "dueling_extra_regret",
-                       "extra_algorithms"}
+                       "contextual_extra_audit", "contextual_extra_regret", "extra_algorithms"}
 
 
 def test_dry_run_shows_the_dag(repo, tmp_path):
@@ -301,7 +307,7 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "online_bandit_simulate", "online_check_privacy_cost", "audit_online_rnm_ftnl",
                  "audit_online_anytime_lazy_ucb", "audit_online_adap_klucb",
                  "online_extra_simulate", "online_extra_aggregate", "online_extra_audit", "online_extra_regret",
-                 "dueling_extra_audit", "dueling_extra_regret",
+                 "dueling_extra_audit", "dueling_extra_regret", "contextual_extra_audit", "contextual_extra_regret",
                  *[f"online_check_ft_{i}" for i in range(1, 10)],
                  *[f"online_check_bt_{i}" for i in (1, 2, 4, 5, 6, 7)],
                  *[f"online_check_u_{i}" for i in range(1, 6)],

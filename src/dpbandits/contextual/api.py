@@ -41,9 +41,11 @@ ValueError: unknown parameter(s) 'Batch' for primary; allowed: private, noise, c
 and a local randomiser, by default the paper's): it runs on the same instance and seeds, target
 users only, its regret the realised pseudo-regret sum_t f*(X_t) - f_{A_t}(X_t) (eq. (1) needs the
 policy's arm law over every bin, which only the paper's policy states), ``raw`` its
-:class:`~dpbandits.contextual.interface.UserRun` per run. It has no workflow jobs yet; its local
-randomiser has an audit (:func:`dpbandits.contextual.checks.audits.audit_randomizer_class`), and
-``dpbandits simulate FILE:Class --family contextual`` runs it from the command line.
+:class:`~dpbandits.contextual.interface.UserRun` per run. Its local randomiser has an audit
+(:func:`dpbandits.contextual.checks.audits.audit_randomizer_class`);
+``dpbandits simulate FILE:Class --family contextual`` runs it from the command line, and the
+workflow runs both for the policies named under ``contextual.extra_algorithms``
+(:mod:`dpbandits.contextual.checks.extra`).
 
 Seeds: an int is a root seed, ``derive_seed(seed, "contextual", "api")``; run r then uses the
 SeedSequence (entropy, spawn_key + (r,)) of it, as does a single SeedSequence. A list of

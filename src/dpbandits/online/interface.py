@@ -50,7 +50,7 @@ import importlib.util
 import inspect
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -299,6 +299,41 @@ def _id_part(name: str) -> str:
     return name.upper().replace("_", "-")
 
 
+@dataclass(frozen=True)
+class ExtraEntry:
+    """One entry of a family's ``extra_algorithms`` (dueling, contextual): the class
+    (``import_path``, ``params``) and its label; a family's subclass adds its settings, each with
+    its default, read from the entry's key of the same name (the schema states them)."""
+
+    name: str
+    import_path: str
+    params: Mapping = field(default_factory=dict)
+    label: str = ""
+
+    @classmethod
+    def from_config(cls, entry: Mapping):
+        kw = {"name": entry["name"], "import_path": entry["import"], "params": dict(entry.get("params") or {}),
+              "label": entry.get("label") or entry["name"]}
+        for f in fields(cls)[4:]:
+            default = f.default if f.default is not MISSING else f.default_factory()
+            value = entry.get(f.name, default)
+            kw[f.name] = tuple(value) if isinstance(default, tuple) else type(default)(value)
+        return cls(**kw)
+
+    @classmethod
+    def entries(cls, section: Mapping) -> list:
+        """The entries of ``section["extra_algorithms"]`` (none if absent)."""
+        return [cls.from_config(e) for e in section.get("extra_algorithms") or []]
+
+    def load(self) -> type:
+        return load_algorithm(self.import_path)
+
+    @property
+    def check_id(self) -> str:
+        """The name as it appears in claim ids (X-AUDIT-<ID>, X-REGRET-<ID>)."""
+        return _id_part(self.name)
+
+
 def extra_check_ids(name: str) -> tuple[str, ...]:
     """Every check id an extra algorithm's name produces (its audit, its control, its regret)."""
     cid = _id_part(name)
@@ -361,6 +396,29 @@ def loaded_entries(entries, key: str, taken, check_ids) -> tuple[list[str], list
             out.append(f"config key '{where}.import': {path!r} is not allowed: {exc}; allowed: an "
                        "importable 'package.module:Class' or 'path/to/file.py:Class'")
     return out, loaded
+
+
+def protocol_entry_problems(entries, key: str, family: str, taken, dry_run) -> list[str]:
+    """Problems of the entries of ``<family>.extra_algorithms`` (``key``) for a family with a
+    protocol module, ``dpbandits.<family>.interface`` (its ``class_problems`` and ``class_params``):
+    those of :func:`loaded_entries`, a class that is not of the protocol, ``params`` that are not its
+    parameters, and what ``dry_run(cls, params, entry)`` finds, as (the entry's field, the problem)
+    pairs; each names its key."""
+    interface = importlib.import_module(f"dpbandits.{family}.interface")
+    out, loaded = loaded_entries(entries, key, taken, extra_check_ids)
+    for where, entry, cls in loaded:
+        problems = interface.class_problems(cls)
+        if problems:
+            out.append(f"config key '{where}.import': {entry['import']!r} is not a class of the {family} protocol of "
+                       f"dpbandits.{family}.interface: {'; '.join(problems)}")
+            continue
+        try:
+            params = interface.class_params(cls, entry.get("params"))
+        except ValueError as exc:
+            out.append(f"config key '{where}.params': {exc}")
+            continue
+        out += [f"config key '{where}.{name}': {problem}" for name, problem in dry_run(cls, params, entry)]
+    return out
 
 
 def extra_algorithm_problems(entries, key: str = "online.extra_algorithms") -> list[str]:

@@ -559,7 +559,8 @@ def cross_field_problems(config: dict, bad_paths: Iterable[tuple] = ()) -> list[
     * ``online.extra_algorithms``: every name unused by the paper's algorithms and unique, every
       ``import`` importable and a class with the bandit interface, its ``params`` its own (the
       error names ``online.extra_algorithms[i].import``).
-    * ``dueling.extra_algorithms``: the same, for a class of the dueling protocol.
+    * ``dueling.extra_algorithms``, ``contextual.extra_algorithms``: the same, for a class of the
+      family's protocol (a contextual policy: also a horizon of at least one of its batches).
 
     K >= 2 (means: minItems 2), the levels in (0, 1) (alpha, the audits' confidence, the
     surrogates' target fractions) and the quantile designs' gaps are schema rules; the quantile
@@ -567,7 +568,7 @@ def cross_field_problems(config: dict, bad_paths: Iterable[tuple] = ()) -> list[
     """
     view = _View(config, bad_paths)
     return (_stability_problems(view) + _online_problems(view) + _extra_problems(view)
-            + _dueling_extra_problems(view) + _contextual_problems(view))
+            + _family_extra_problems(view) + _contextual_problems(view))
 
 
 def _extra_problems(v: _View) -> list[str]:
@@ -581,15 +582,18 @@ def _extra_problems(v: _View) -> list[str]:
     return extra_algorithm_problems(v[key], key)
 
 
-def _dueling_extra_problems(v: _View) -> list[str]:
-    """``dueling.extra_algorithms``: names not taken, each ``import`` importable, a class of the
-    family's protocol (dpbandits.dueling.interface), ``params`` among its parameters, a dry run."""
-    key = "dueling.extra_algorithms"
-    if not v.ok(key):
-        return []
-    from dpbandits.dueling.checks.extra import extra_problems
+def _family_extra_problems(v: _View) -> list[str]:
+    """``dueling.extra_algorithms`` and ``contextual.extra_algorithms``: names not taken, each
+    ``import`` importable, a class of the family's protocol (dpbandits.<family>.interface), its
+    ``params`` among its parameters, a dry run."""
+    import importlib
 
-    return extra_problems(v[key], key)
+    out = []
+    for family in ("dueling", "contextual"):
+        key = f"{family}.extra_algorithms"
+        if v.ok(key):
+            out += importlib.import_module(f"dpbandits.{family}.checks.extra").extra_problems(v[key], key)
+    return out
 
 
 STABILITY_MIN_SEEDS = {"paper": 4, "smoke": 2}

@@ -199,14 +199,15 @@ def class_release_codes(randomizer, z, cells, n: int) -> np.ndarray:
 
 
 def audit_randomizer_class(randomizer_cls, epsilon: float = 1.0, samples: int = 100_000, seed: int = 0,
-                           confidence: float = 0.999, control_multiplier: float = 0.5) -> ClassAudit:
+                           confidence: float = 0.999, control_multiplier: float = 0.5,
+                           power: bool = True) -> ClassAudit:
     """Audit a local randomiser of the contextual family's protocol, built as
     ``randomizer_cls(epsilon, rng)``, on :data:`PAIRS` (the paper's audit: 4 bins x 3 arms, every
     atom of the two cells' entries an event, Bonferroni over atoms, pairs and directions), with
     ``samples`` releases per input; its negative control is the class built at epsilon /
     ``control_multiplier`` (audited against epsilon); and the paper's randomiser's leaky mutants
-    (:data:`RELEASE_LEAKS`) at the same size say what the audit could have found. Random streams:
-    (seed, "contextual", "audit", "class", role)."""
+    (:data:`RELEASE_LEAKS`) at the same size say what the audit could have found (``power`` False:
+    not measured, ``leaks`` empty). Random streams: (seed, "contextual", "audit", "class", role)."""
     if not isinstance(samples, (int, np.integer)) or samples < 1:
         raise ValueError(f"samples must be an int >= 1, got {samples!r}")
     if not 0.0 < control_multiplier < 1.0:
@@ -225,7 +226,8 @@ def audit_randomizer_class(randomizer_cls, epsilon: float = 1.0, samples: int = 
 
     real = audit(epsilon, "real")
     control = audit(epsilon / control_multiplier, "control")
-    leaks = release_leak_power(epsilon, samples, make_rng(seed, PAPER, "audit", "class", "leaks"), confidence)
+    leaks = (release_leak_power(epsilon, samples, make_rng(seed, PAPER, "audit", "class", "leaks"), confidence)
+             if power else [])
     size = (f"4 bins x 3 active arms, 3 neighbouring pairs of inputs (bin and arm, arm, reward changed), {samples} "
             "releases per input")
     return ClassAudit(real, control, leaks, size, time.perf_counter() - start)

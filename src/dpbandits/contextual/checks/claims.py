@@ -599,4 +599,8 @@ APART: tuple[CountedApart, ...] = (
                  "the supplement's sweep over the number of sources, inferred from the released code; the main text "
                  "states nothing about it (the sum over sources in (23) bounds a rate, it does not order this "
                  "instance's regrets); INCONCLUSIVE no_power at the floor"),
+    # the researcher's own policies (contextual.extra_algorithms), audited and run beside LDPMAB
+    CountedApart("X-*", "user",
+                 "a researcher's own policy (contextual.extra_algorithms): its randomiser's audit, its negative "
+                 "control and its regret are the researcher's, never a claim of the paper"),
 )

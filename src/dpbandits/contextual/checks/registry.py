@@ -156,3 +156,15 @@ CHECKS = [
                           "tab:contextual-why-slow", display=f"{BC}:why_display"),
           title="why it is slow: noise against gap per depth"),
 ]
+
+# A researcher's own policies (contextual.extra_algorithms; checks.extra): their randomisers audited
+# and the policies compared with LDPMAB, never claims of the paper (the inventory counts them apart).
+XC = "dpbandits.contextual.checks.extra"
+CHECKS += [
+    Check("X-AUDIT", PAPER, "contextual_extra_audit", f"{XC}:check_x_audit", root_seed=True,
+          keywords={"a": ("contextual.extra_algorithms",)},
+          title="LDP audit of each extra policy's local randomiser, with its negative control"),
+    Check("X-REGRET", PAPER, "contextual_extra_regret", f"{XC}:check_x_regret", root_seed=True,
+          keywords={"a": ("contextual.extra_algorithms",), "n_boot": "contextual.checks.bootstrap"},
+          title="regret of each extra policy relative to LDPMAB"),
+]

@@ -27,16 +27,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from dpbandits.dueling.api import ALGORITHMS
 from dpbandits.dueling.checks.class_audit import audit_dueling_class
 from dpbandits.dueling.instances import f1
-from dpbandits.dueling.interface import class_params, class_problems, run_duels
+from dpbandits.dueling.interface import run_duels
 from dpbandits.evidence.audits import user_audit_rows
 from dpbandits.evidence.claims import Claim
+from dpbandits.online.interface import ExtraEntry, extra_check_ids, protocol_entry_problems
 from dpbandits.rng import make_rng
 from dpbandits.stats import bootstrap_ratio_of_means
 
@@ -49,17 +50,13 @@ CONTROL_MULTIPLIER = 0.5  # the audit's negative control: the class built at eps
 
 
 @dataclass(frozen=True)
-class DuelingExtra:
+class DuelingExtra(ExtraEntry):
     """One entry of ``dueling.extra_algorithms`` (the schema, ``workflow/schemas``, says each key):
     the class (``import_path``, ``params``), the epsilon it claims to be DP at, its audit's size
     (``audit_samples`` runs per table counted, a pilot of ``audit_pilot`` runs per candidate table,
     ``audit_horizons``, ``audit_arms``) and its comparison (F1 with ``arms`` arms, ``horizon``
     rounds, ``runs`` runs)."""
 
-    name: str
-    import_path: str
-    params: Mapping = field(default_factory=dict)
-    label: str = ""
     epsilon: float = 1.0
     audit_samples: int = 20_000
     audit_pilot: int = 1000
@@ -69,39 +66,10 @@ class DuelingExtra:
     horizon: int = 20_000
     runs: int = 20
 
-    @classmethod
-    def from_config(cls, entry: Mapping) -> DuelingExtra:
-        defaults = cls("", "")
-        return cls(name=entry["name"], import_path=entry["import"], params=dict(entry.get("params") or {}),
-                   label=entry.get("label") or entry["name"],
-                   epsilon=float(entry.get("epsilon", defaults.epsilon)),
-                   audit_samples=int(entry.get("audit_samples", defaults.audit_samples)),
-                   audit_pilot=int(entry.get("audit_pilot", defaults.audit_pilot)),
-                   audit_horizons=tuple(int(t) for t in entry.get("audit_horizons", defaults.audit_horizons)),
-                   audit_arms=int(entry.get("audit_arms", defaults.audit_arms)),
-                   arms=int(entry.get("arms", defaults.arms)), horizon=int(entry.get("horizon", defaults.horizon)),
-                   runs=int(entry.get("runs", defaults.runs)))
 
-    def load(self) -> type:
-        from dpbandits.online.interface import load_algorithm
-
-        return load_algorithm(self.import_path)
-
-    @property
-    def check_id(self) -> str:
-        """The name as it appears in claim ids (X-AUDIT-<ID>, X-REGRET-<ID>)."""
-        return self.name.upper().replace("_", "-")
-
-
-def extra_algorithms(dueling: Mapping) -> list[DuelingExtra]:
+def extra_algorithms(section: Mapping) -> list[DuelingExtra]:
     """The entries of ``dueling.extra_algorithms`` of the ``dueling`` config section (none if absent)."""
-    return [DuelingExtra.from_config(e) for e in dueling.get("extra_algorithms") or []]
-
-
-def extra_check_ids(name: str) -> tuple[str, ...]:
-    """Every check id an extra algorithm's name produces (its audit, its control, its regret)."""
-    cid = name.upper().replace("_", "-")
-    return (f"X-AUDIT-{cid}", f"X-AUDIT-{cid}-CONTROL", f"X-REGRET-{cid}")
+    return DuelingExtra.entries(section)
 
 
 def extra_problems(entries, key: str = KEY) -> list[str]:
@@ -109,28 +77,17 @@ def extra_problems(entries, key: str = KEY) -> list[str]:
     key: a name taken by the paper's algorithms or used twice, or whose check ids collide with
     another entry's; an ``import`` that does not load or is not a class of the family's protocol;
     ``params`` that are not its parameters; a dry run (K = 2, epsilon = 1, 5 rounds) that fails."""
-    from dpbandits.online.interface import loaded_entries
+    return protocol_entry_problems(entries, key, PAPER, ALGORITHMS, _dry_run)
 
-    out, loaded = loaded_entries(entries, key, ALGORITHMS, extra_check_ids)
-    for where, entry, cls in loaded:
-        path = entry["import"]
-        problems = class_problems(cls)
-        if problems:
-            out.append(f"config key '{where}.import': {path!r} is not a class of the dueling protocol of "
-                       f"dpbandits.dueling.interface: {'; '.join(problems)}")
-            continue
-        try:
-            params = class_params(cls, entry.get("params"))
-        except ValueError as exc:
-            out.append(f"config key '{where}.params': {exc}")
-            continue
-        try:
-            run_duels(cls(2, 1.0, 5, np.random.default_rng(0), **params), f1(2), 5, np.random.default_rng(1),
-                      None, who=cls.__name__)
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of user code is reported
-            out.append(f"config key '{where}.params': a dry run (K = 2, epsilon = 1, 5 rounds on F1) fails: "
-                       f"{type(exc).__name__}: {exc}")
-    return out
+
+def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
+    """A run of 5 rounds of the class on F1 with K = 2 at epsilon = 1: the error a job would meet."""
+    try:
+        run_duels(cls(2, 1.0, 5, np.random.default_rng(0), **params), f1(2), 5, np.random.default_rng(1), None,
+                  who=cls.__name__)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of user code is reported
+        return [("params", f"a dry run (K = 2, epsilon = 1, 5 rounds on F1) fails: {type(exc).__name__}: {exc}")]
+    return []
 
 
 def check_x_audit(root_seed: int, scale: str, a: dict) -> list[Claim]:

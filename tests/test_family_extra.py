@@ -1,7 +1,8 @@
-"""A researcher's own dueling algorithms in the workflow (``dueling.extra_algorithms``,
-dpbandits.dueling.checks.extra): the config is checked before any job, the audit rows and the
-comparison with Algorithm 1 are the researcher's (never claims of the paper), and a paper's counts
-do not move when they are added."""
+"""A researcher's own dueling algorithms and contextual policies in the workflow
+(``dueling.extra_algorithms``, ``contextual.extra_algorithms``; dpbandits.<family>.checks.extra):
+the config is checked before any job, the audit rows and the comparisons with the paper's
+algorithm are the researcher's (never claims of the paper), and a paper's counts do not move when
+they are added."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from dpbandits.contextual.checks import extra as contextual_extra
 from dpbandits.dueling.checks import extra
 from dpbandits.evidence.inventory import (
     judge_claims,
@@ -138,3 +140,73 @@ def test_adding_extra_algorithms_leaves_every_count_of_the_paper_unchanged():
     own = md[md.index("## A researcher's own algorithms"):]
     assert "`X-AUDIT-MINE` | FAIL" in own and "X-AUDIT-MINE" not in md[:md.index("## A researcher's own algorithms")]
     assert np.all(before[0]["verdict"].to_numpy() == after[0]["verdict"].to_numpy())
+
+
+# ---- contextual policies -----------------------------------------------------------------------
+
+GREEDY = "examples.contextual_policies:GreedyOnOneBin"
+REUSED = "examples.contextual_policies:GreedyWithReusedNoise"
+
+
+def test_the_smoke_config_names_a_correct_and_a_broken_policy():
+    assert [e["import"] for e in _smoke()["contextual"]["extra_algorithms"]] == [GREEDY, REUSED]
+
+
+@pytest.mark.parametrize(("mutate", "expected"), [
+    (lambda e: e[0].update({"import": "examples.contextual_policies:LaplaceReports"}),
+     "is not a class of the contextual protocol of dpbandits.contextual.interface: it has no public, act, receive, "
+     "end_batch methods"),
+    (lambda e: e[0].update({"params": {"batchh": 10}}),
+     "config key 'contextual.extra_algorithms[0].params': unknown parameter(s) 'batchh' for GreedyOnOneBin"),
+    (lambda e: e[0].update({"params": {"batch": "ten"}}),
+     "config key 'contextual.extra_algorithms[0].params': a dry run (epsilon = 1, one batch of the bump instance) "
+     "fails"),
+    (lambda e: e[0].update({"horizon": 10}),
+     "config key 'contextual.extra_algorithms[0].horizon': 10 is not allowed; allowed: at least one batch of the "
+     "policy (50 users)"),
+    (lambda e: e[1].update({"name": "primary"}), "not taken by the paper's algorithms"),
+    (lambda e: e[1].update({"name": "greedy_one_bin"}), "not used by another entry"),
+    (lambda e: e[0].update({"audit_samples": 10}), "contextual.extra_algorithms[0].audit_samples"),
+])
+def test_bad_contextual_extra_algorithms_are_rejected_before_any_job(mutate, expected):
+    cfg = _smoke()
+    mutate(cfg["contextual"]["extra_algorithms"])
+    with pytest.raises(ConfigError) as info:
+        validate_config(cfg)
+    assert expected in str(info.value)
+
+
+def test_the_randomiser_audit_rows_are_the_researchers_and_the_broken_one_fails(monkeypatch):
+    """Two policies at one size: the leak classes measured once; the policy whose randomiser shares
+    one noise draw per user is refuted, each control caught; the rows name the randomiser."""
+    calls = []
+    real = contextual_extra.audit_randomizer_class
+
+    def counted(*args, **kw):
+        calls.append(kw["power"])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(contextual_extra, "audit_randomizer_class", counted)
+    entries = [{"name": "greedy", "import": GREEDY, "audit_samples": 5000},
+               {"name": "reused", "import": REUSED, "audit_samples": 5000}]
+    rows = contextual_extra.check_x_audit(3, "smoke", {"extra_algorithms": entries})
+    assert calls == [True, False]
+    got = {r.check_id: r for r in rows}
+    assert got["X-AUDIT-REUSED"].verdict == "FAIL" and got["X-AUDIT-GREEDY"].verdict != "FAIL"
+    assert got["X-AUDIT-REUSED-CONTROL"].verdict == "PASS"
+    assert "its local randomiser ReusedNoiseReports" in got["X-AUDIT-REUSED"].claim
+    assert "epsilon-LDP" in got["X-AUDIT-GREEDY"].claim and "5000 releases per input" in got["X-AUDIT-GREEDY"].claim
+    assert {r.kind for r in rows} == {"baseline", "control"}
+
+
+def test_the_policy_regret_row_compares_with_ldpmab_on_the_same_seed():
+    from dpbandits.contextual import simulate
+    from dpbandits.contextual.instances import BumpInstance
+
+    entry = {"name": "greedy", "import": GREEDY, "horizon": 500, "runs": 3}
+    (row,) = contextual_extra.check_x_regret(5, "smoke", {"extra_algorithms": [entry]}, 200)
+    assert (row.check_id, row.kind, row.verdict, row.n_runs) == ("X-REGRET-GREEDY", "report", "REPORT", 3)
+    mine = simulate(contextual_extra.ContextualExtra.from_config(entry).load(), BumpInstance(), 1.0, 500, 3, 5).regret
+    ref = simulate("primary", BumpInstance(), 1.0, 500, 3, 5).regret
+    assert row.value == pytest.approx(mine.mean() / ref.mean())
+    assert contextual_extra.check_x_audit(5, "smoke", {}) == contextual_extra.check_x_regret(5, "smoke", {}, 10) == []
