@@ -1,5 +1,5 @@
-"""A researcher's own dueling algorithms and contextual policies in the workflow
-(``dueling.extra_algorithms``, ``contextual.extra_algorithms``; dpbandits.<family>.checks.extra):
+"""A researcher's own dueling, quantile and contextual algorithms in the workflow
+(``<family>.extra_algorithms``; dpbandits.<family>.checks.extra):
 the config is checked before any job, the audit rows and the comparisons with the paper's
 algorithm are the researcher's (never claims of the paper), and a paper's counts do not move when
 they are added."""
@@ -22,6 +22,7 @@ from dpbandits.evidence.inventory import (
     render_claims_at_a_glance,
     render_claims_markdown,
 )
+from dpbandits.quantile.checks import extra as quantile_extra
 from dpbandits.workflow.config import ConfigError, validate_config
 
 REPO = Path(__file__).resolve().parents[1]
@@ -210,3 +211,42 @@ def test_the_policy_regret_row_compares_with_ldpmab_on_the_same_seed():
     ref = simulate("primary", BumpInstance(), 1.0, 500, 3, 5).regret
     assert row.value == pytest.approx(mine.mean() / ref.mean())
     assert contextual_extra.check_x_audit(5, "smoke", {}) == contextual_extra.check_x_regret(5, "smoke", {}, 10) == []
+
+
+# ---- quantile algorithms -----------------------------------------------------------------------
+
+DKW = "examples.quantile_algorithms:DKWRacing"
+
+
+@pytest.mark.parametrize(("mutate", "expected"), [
+    (lambda e: e[0].update({"import": "examples.dueling_algorithms:NoisyKingOfTheHill"}),
+     "is not a class of the quantile protocol of dpbandits.quantile.interface"),
+    (lambda e: e[0].update({"params": {"delt": 0.1}}),
+     "config key 'quantile.extra_algorithms[0].params': unknown parameter(s) 'delt' for DKWRacing"),
+    (lambda e: e[0].update({"params": {"delta": "small"}}),
+     "config key 'quantile.extra_algorithms[0].params': a dry run (3 runs at a cap of 200 on the two-arm discrete "
+     "instance) fails"),
+    (lambda e: e[0].update({"name": "dp_seq"}), "not taken by the paper's algorithms"),
+    (lambda e: e[0].update({"gap": 0.7}), "quantile.extra_algorithms[0].gap"),
+])
+def test_bad_quantile_extra_algorithms_are_rejected_before_any_job(mutate, expected):
+    cfg = _smoke()
+    assert [e["import"] for e in cfg["quantile"]["extra_algorithms"]] == [DKW]
+    mutate(cfg["quantile"]["extra_algorithms"])
+    with pytest.raises(ConfigError) as info:
+        validate_config(cfg)
+    assert expected in str(info.value)
+
+
+def test_the_samples_row_compares_with_seq_on_the_same_streams():
+    from dpbandits.quantile import simulate
+    from dpbandits.quantile.instances import disc
+
+    entry = {"name": "dkw", "import": DKW, "runs": 4, "cap": 5000}
+    (row,) = quantile_extra.check_x_samples(5, "smoke", {"extra_algorithms": [entry]}, 200)
+    assert (row.check_id, row.kind, row.verdict, row.n_runs) == ("X-SAMPLES-DKW", "report", "REPORT", 4)
+    mine = simulate(quantile_extra.QuantileExtra.from_config(entry).load(), disc(0.4, 0.2), None, 4, 5, cap=5000)
+    ref = simulate("seq", disc(0.4, 0.2), None, 4, 5)
+    assert row.value == pytest.approx(mine.total_pulls.mean() / ref.total_pulls.mean())
+    assert "relative to SEQ (Algorithm 1)" in row.claim and "error rate" in row.claim
+    assert quantile_extra.check_x_samples(5, "smoke", {}, 10) == []

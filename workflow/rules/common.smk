@@ -41,7 +41,7 @@ validate_workflow_config(
     config, workflow.configfiles, workflow.overwrite_configfiles, CONFIG_SCHEMA
 )
 # Optional keys (a researcher's own algorithms, extra.smk): none unless the config names some.
-for _family in ("online", "dueling", "contextual"):
+for _family in ("online", "dueling", "quantile", "contextual"):
     config[_family].setdefault("extra_algorithms", [])
 
 # Recover from an interrupted or damaged earlier run before scheduling (main process only):
@@ -308,10 +308,12 @@ def online_extra_code(wildcards):
 
 from dpbandits.contextual.checks.extra import extra_algorithms as _contextual_extras
 from dpbandits.dueling.checks.extra import extra_algorithms as _dueling_extras
+from dpbandits.quantile.checks.extra import extra_algorithms as _quantile_extras
 
 EXTRAS = {
     "online.extra_algorithms": list(ONLINE_EXTRAS.values()),
     "dueling.extra_algorithms": _dueling_extras(config["dueling"]),
+    "quantile.extra_algorithms": _quantile_extras(config["quantile"]),
     "contextual.extra_algorithms": _contextual_extras(config["contextual"]),
 }
 

@@ -3,8 +3,8 @@
 # algorithms (rule online_figure and the final-regret table read their aggregate), audited at
 # their claimed epsilon and compared with Lazy-DP-TS (checks X-AUDIT and X-REGRET of the online
 # registry). With no extra algorithm the aggregate is an empty table and the checks write no row.
-# Dueling and contextual ones (<family>.extra_algorithms; dpbandits.<family>.interface) need no
-# rule of their own: the family's checks X-AUDIT and X-REGRET run them.
+# Dueling, quantile and contextual ones (<family>.extra_algorithms; dpbandits.<family>.interface)
+# need no rule of their own: the family's checks X-AUDIT and X-REGRET (quantile: X-SAMPLES) run them.
 
 
 rule online_extra_simulate:
@@ -71,8 +71,8 @@ rule extra_algorithms:
     """Only the researcher's own algorithms (`snakemake extra_algorithms`): the online ones' simulations
     on the Figures 1-2 grid, their audits (X-AUDIT) and their regret relative to Lazy-DP-TS (X-REGRET,
     which reads the paper's Figures 1-2 runs); the dueling ones' audits and regret relative to
-    Algorithm 1; the contextual ones' randomiser audits and regret relative to LDPMAB; without the
-    rest of the four papers.
+    Algorithm 1; the contextual ones' randomiser audits and regret relative to LDPMAB; the quantile
+    ones' samples relative to SEQ or DP-SEQ; without the rest of the four papers.
     """
     input:
         f"{MAIN}/agg/online/extra.parquet",
@@ -81,4 +81,5 @@ rule extra_algorithms:
             for paper in ("online", "dueling", "contextual")
             for c in ("X-AUDIT", "X-REGRET")
         ],
+        check_claims(CHECKS["quantile"]["X-SAMPLES"]),
     localrule: True

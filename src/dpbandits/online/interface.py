@@ -398,14 +398,15 @@ def loaded_entries(entries, key: str, taken, check_ids) -> tuple[list[str], list
     return out, loaded
 
 
-def protocol_entry_problems(entries, key: str, family: str, taken, dry_run) -> list[str]:
+def protocol_entry_problems(entries, key: str, family: str, taken, dry_run, check_ids=None) -> list[str]:
     """Problems of the entries of ``<family>.extra_algorithms`` (``key``) for a family with a
     protocol module, ``dpbandits.<family>.interface`` (its ``class_problems`` and ``class_params``):
     those of :func:`loaded_entries`, a class that is not of the protocol, ``params`` that are not its
     parameters, and what ``dry_run(cls, params, entry)`` finds, as (the entry's field, the problem)
-    pairs; each names its key."""
+    pairs; each names its key. ``check_ids``: the ids a name produces (default
+    :func:`extra_check_ids`)."""
     interface = importlib.import_module(f"dpbandits.{family}.interface")
-    out, loaded = loaded_entries(entries, key, taken, extra_check_ids)
+    out, loaded = loaded_entries(entries, key, taken, check_ids or extra_check_ids)
     for where, entry, cls in loaded:
         problems = interface.class_problems(cls)
         if problems:

@@ -30,13 +30,16 @@ of every active arm and reads a few order statistics of them), which their engin
 and :class:`~dpbandits.quantile.epoch_seq.PerSample` runs one sample at a time.
 
 **Table** (:data:`REFERENCES`): each algorithm in the per-sample protocol, built from the
-arguments of :func:`dpbandits.quantile.api.simulate` (``simulate(..., engine="reference")`` runs it).
+arguments of :func:`dpbandits.quantile.api.simulate` (:func:`run_reference` runs it; for SEQ and the
+baselines so does ``simulate(..., engine="reference")``, which runs the epoch algorithms' engine on
+real sorted samples instead: the same records, field by field, without a call per sample).
 
 **A researcher's own class** goes through the same door, in either form (:func:`run_class`,
 from :func:`dpbandits.quantile.api.simulate`): an epoch algorithm in the batched form reaches
 Figure 4's sample sizes; every arm, rank and record it returns is checked where it returns it
-(:class:`CheckedSource`). It has no audit and no workflow jobs yet (:mod:`dpbandits.quantile.api`
-says why the audit is not generic here).
+(:class:`CheckedSource`). The workflow runs the classes named under ``quantile.extra_algorithms``
+beside SEQ or DP-SEQ (:mod:`dpbandits.quantile.checks.extra`). It has no audit yet
+(:mod:`dpbandits.quantile.api` says why the audit is not generic here).
 """
 
 from __future__ import annotations

@@ -559,7 +559,7 @@ def cross_field_problems(config: dict, bad_paths: Iterable[tuple] = ()) -> list[
     * ``online.extra_algorithms``: every name unused by the paper's algorithms and unique, every
       ``import`` importable and a class with the bandit interface, its ``params`` its own (the
       error names ``online.extra_algorithms[i].import``).
-    * ``dueling.extra_algorithms``, ``contextual.extra_algorithms``: the same, for a class of the
+    * ``dueling``, ``quantile`` and ``contextual.extra_algorithms``: the same, for a class of the
       family's protocol (a contextual policy: also a horizon of at least one of its batches).
 
     K >= 2 (means: minItems 2), the levels in (0, 1) (alpha, the audits' confidence, the
@@ -583,13 +583,13 @@ def _extra_problems(v: _View) -> list[str]:
 
 
 def _family_extra_problems(v: _View) -> list[str]:
-    """``dueling.extra_algorithms`` and ``contextual.extra_algorithms``: names not taken, each
+    """``dueling``, ``quantile`` and ``contextual.extra_algorithms``: names not taken, each
     ``import`` importable, a class of the family's protocol (dpbandits.<family>.interface), its
     ``params`` among its parameters, a dry run."""
     import importlib
 
     out = []
-    for family in ("dueling", "contextual"):
+    for family in ("dueling", "quantile", "contextual"):
         key = f"{family}.extra_algorithms"
         if v.ok(key):
             out += importlib.import_module(f"dpbandits.{family}.checks.extra").extra_problems(v[key], key)

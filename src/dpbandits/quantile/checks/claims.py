@@ -475,4 +475,8 @@ APART: tuple[CountedApart, ...] = (
     # additions beyond the paper
     CountedApart("D2-*", "addition",
                  "SEQ against QPAC, QLUCB and Max-Q on the same streams: context the paper never runs, reported"),
+    # the researcher's own algorithms (quantile.extra_algorithms), run beside SEQ or DP-SEQ
+    CountedApart("X-*", "user",
+                 "a researcher's own algorithm (quantile.extra_algorithms): its comparison with the paper's "
+                 "algorithm is the researcher's, never a claim of the paper"),
 )

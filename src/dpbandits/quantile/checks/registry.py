@@ -165,3 +165,11 @@ CHECKS = [
          guards=(Guard(rows="D3-PAC", alternative=RATES),
                  Guard(rows="D3-SLOPE-*", regime=UNCENSORED, alternative=EXTRA_LOG))),
 ]
+
+# A researcher's own algorithms (quantile.extra_algorithms; checks.extra): compared with SEQ or
+# DP-SEQ, never claims of the paper (the inventory counts them apart).
+CHECKS += [
+    Check("X-SAMPLES", PAPER, "quantile_extra_samples", "dpbandits.quantile.checks.extra:check_x_samples",
+          root_seed=True, keywords={"a": ("quantile.extra_algorithms",), "n_boot": "quantile.checks.bootstrap"},
+          title="samples of each extra algorithm relative to SEQ or DP-SEQ"),
+]

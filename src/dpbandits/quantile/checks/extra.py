@@ -1,0 +1,113 @@
+"""Checks of a researcher's own quantile best-arm identification algorithms
+(``quantile.extra_algorithms``; a class of the family's protocol in either form,
+:mod:`dpbandits.quantile.interface`). None of them is a claim of the paper: each algorithm gets
+
+* ``X-SAMPLES-<NAME>`` (kind report): on the specification's two-arm discrete instance (q = 0.4,
+  the gap ``gap``), its mean number of samples until it recommends an arm relative to the paper's
+  algorithm of its kind (DP-SEQ, Algorithm 2, at the same ``epsilon`` for a private class; SEQ,
+  Algorithm 1, for a non-private one; each at the paper's default delta) on the same ``runs`` and
+  root seed, with a bootstrap 95% CI; the claim states both error rates and censored runs (a run
+  that reaches ``cap`` samples per arm).
+
+No privacy audit: a black-box audit of a best-arm identification algorithm needs neighbouring
+sample tables at the algorithm's own decision boundary, which only its internals give
+(:mod:`dpbandits.quantile.api`); a private class's claim stays the researcher's.
+
+Random streams: the simulations' (root seed, "quantile", "api") of
+:func:`dpbandits.quantile.simulate` (the class and the paper's algorithm on the same reward
+streams); the bootstrap (root seed, "quantile", "check", "X-SAMPLES").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from dpbandits.evidence.claims import Claim
+from dpbandits.online.interface import ExtraEntry, protocol_entry_problems
+from dpbandits.quantile.api import ALGORITHMS
+from dpbandits.quantile.instances import disc
+from dpbandits.rng import make_rng
+from dpbandits.stats import bootstrap_ratio_of_means
+
+__all__ = ["QuantileExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "check_x_samples"]
+
+PAPER = "quantile"
+KEY = "quantile.extra_algorithms"
+
+
+@dataclass(frozen=True)
+class QuantileExtra(ExtraEntry):
+    """One entry of ``quantile.extra_algorithms`` (the schema, ``workflow/schemas``, says each
+    key): the class (``import_path``, ``params``), the epsilon a private class is built with, the
+    instance's ``gap``, the per-arm ``cap`` (a per-sample class; an epoch algorithm's cap is its
+    last epoch) and the ``runs``."""
+
+    epsilon: float = 1.0
+    gap: float = 0.2
+    cap: int = 100_000
+    runs: int = 20
+
+
+def extra_algorithms(section: Mapping) -> list[QuantileExtra]:
+    """The entries of ``quantile.extra_algorithms`` of the ``quantile`` config section (none if absent)."""
+    return QuantileExtra.entries(section)
+
+
+def extra_check_ids(name: str) -> tuple[str, ...]:
+    """Every check id an extra algorithm's name produces."""
+    return (f"X-SAMPLES-{name.upper().replace('_', '-')}",)
+
+
+def extra_problems(entries, key: str = KEY) -> list[str]:
+    """Problems of the ``quantile.extra_algorithms`` entries the schema cannot see, each naming its
+    key (:func:`dpbandits.online.interface.protocol_entry_problems`), with a dry run of 3 runs on
+    the instance at a cap of 200."""
+    return protocol_entry_problems(entries, key, PAPER, ALGORITHMS, _dry_run, extra_check_ids)
+
+
+def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
+    from dpbandits.quantile import simulate
+
+    eps = float(entry.get("epsilon", 1.0)) if getattr(cls, "private", True) else None
+    try:
+        simulate(cls, disc(0.4, float(entry.get("gap", 0.2))), eps, 3, 0, params, cap=200)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of user code is reported
+        return [("params", f"a dry run (3 runs at a cap of 200 on the two-arm discrete instance) fails: "
+                           f"{type(exc).__name__}: {exc}")]
+    return []
+
+
+def check_x_samples(root_seed: int, scale: str, a: dict, n_boot: int) -> list[Claim]:
+    """X-SAMPLES-*: per extra algorithm, its mean samples until a recommendation over the paper's
+    algorithm of its kind (module docstring), bootstrap 95% CI. Informational (kind report)."""
+    from dpbandits.quantile import simulate
+
+    rng = make_rng(root_seed, PAPER, "check", "X-SAMPLES")
+    rows = []
+    for spec in extra_algorithms(a):
+        cls = spec.load()
+        private = getattr(cls, "private", True)
+        instance = disc(0.4, spec.gap)
+        eps = spec.epsilon if private else None
+        mine = simulate(cls, instance, eps, spec.runs, root_seed, spec.params, cap=spec.cap)
+        paper = "dp_seq" if private else "seq"
+        ref = simulate(paper, instance, eps, spec.runs, root_seed)
+        est, lo, hi = bootstrap_ratio_of_means(mine.total_pulls.astype(float), ref.total_pulls.astype(float), rng,
+                                               n_boot)
+        name = "DP-SEQ (Algorithm 2)" if private else "SEQ (Algorithm 1)"
+
+        def summary(res):
+            return (f"{res.total_pulls.mean():.4g} samples, error rate {1 - np.mean(res.correct):.2f}, "
+                    f"{int(res.censored.sum())} censored")
+
+        rows.append(Claim(
+            PAPER, f"X-SAMPLES-{spec.check_id}", f"extra algorithm {spec.import_path} (not in the paper)", "report",
+            f"samples until a recommendation of {spec.label} ({spec.name}) relative to {name} on the two-arm "
+            f"discrete instance (q = 0.4, gap {spec.gap:g}){f', eps = {eps:g}' if private else ''}: theirs "
+            f"{summary(mine)}; {name} {summary(ref)}",
+            f"mean total samples / mean of {name} (bootstrap 95% CI)", est, lo, hi, "informational", "REPORT",
+            spec.runs, scale))
+    return rows
