@@ -94,7 +94,9 @@ def test_the_audit_rows_are_the_researchers_and_the_broken_example_fails(monkeyp
     assert got["X-AUDIT-KING"].verdict != "FAIL"
     assert got["X-AUDIT-KING-CONTROL"].verdict == got["X-AUDIT-BROKEN-CONTROL"].verdict == "PASS"
     assert {r.kind for r in rows} == {"baseline", "control"}
-    assert "K = 2, T = 16" in got["X-AUDIT-KING"].claim and "noise shrunk" in got["X-AUDIT-KING"].claim
+    for cid in ("X-AUDIT-KING", "X-AUDIT-BROKEN"):  # the second entry states the power table measured once
+        assert "K = 2, T = 16" in got[cid].claim and "noise shrunk x0.5" in got[cid].claim, cid
+        assert "composition ignored" in got[cid].claim, cid
     assert got["X-AUDIT-KING"].source.removeprefix(
         "extra algorithm ") == "examples.dueling_algorithms:NoisyKingOfTheHill (not in the paper)"
 
@@ -197,6 +199,8 @@ def test_the_randomiser_audit_rows_are_the_researchers_and_the_broken_one_fails(
     assert got["X-AUDIT-REUSED-CONTROL"].verdict == "PASS"
     assert "its local randomiser ReusedNoiseReports" in got["X-AUDIT-REUSED"].claim
     assert "epsilon-LDP" in got["X-AUDIT-GREEDY"].claim and "5000 releases per input" in got["X-AUDIT-GREEDY"].claim
+    for cid in ("X-AUDIT-GREEDY", "X-AUDIT-REUSED"):  # both state the leak classes, measured once
+        assert "mutants of the paper's eps-LDP randomiser" in got[cid].claim and "noise reused" in got[cid].claim
     assert {r.kind for r in rows} == {"baseline", "control"}
 
 
@@ -224,8 +228,8 @@ DKW = "examples.quantile_algorithms:DKWRacing"
     (lambda e: e[0].update({"params": {"delt": 0.1}}),
      "config key 'quantile.extra_algorithms[0].params': unknown parameter(s) 'delt' for DKWRacing"),
     (lambda e: e[0].update({"params": {"delta": "small"}}),
-     "config key 'quantile.extra_algorithms[0].params': a dry run (3 runs at a cap of 200 on the two-arm discrete "
-     "instance) fails"),
+     "config key 'quantile.extra_algorithms[0].params': a dry run (3 runs stopped at a cap of 200 on the two-arm "
+     "discrete instance) fails"),
     (lambda e: e[0].update({"name": "dp_seq"}), "not taken by the paper's algorithms"),
     (lambda e: e[0].update({"gap": 0.7}), "quantile.extra_algorithms[0].gap"),
 ])
@@ -250,3 +254,59 @@ def test_the_samples_row_compares_with_seq_on_the_same_streams():
     assert row.value == pytest.approx(mine.total_pulls.mean() / ref.total_pulls.mean())
     assert "relative to SEQ (Algorithm 1)" in row.claim and "error rate" in row.claim
     assert quantile_extra.check_x_samples(5, "smoke", {}, 10) == []
+
+
+class _HorizonBatched:
+    """A policy whose batch is 1% of its horizon (its randomiser the paper's)."""
+
+    def __init__(self, n_arms, dim, epsilon, horizon, rng):
+        self.k, self.rng, self.batch = n_arms, rng, max(1, horizon // 100)
+        from dpbandits.contextual.randomizer import PublicPartition
+
+        self.partition = PublicPartition(np.zeros((1, dim)), np.ones((1, dim)), np.ones((1, n_arms), dtype=bool))
+
+    def public(self):
+        return self.partition
+
+    def act(self, x):
+        return int(self.rng.integers(self.k))
+
+    def receive(self, report):
+        pass
+
+    def end_batch(self):
+        pass
+
+
+class _NoReport:
+    """A randomiser that returns no report the audit can read."""
+
+    def __init__(self, epsilon, rng):
+        self.epsilon = epsilon
+
+    def release(self, x, arm, reward, public):
+        return (arm, reward)
+
+
+class _WrongReports(_HorizonBatched):
+    randomizer = _NoReport
+
+
+def test_a_policy_is_checked_at_its_own_horizon_and_its_randomiser_in_the_audits_format(tmp_path, monkeypatch):
+    """The batch is read at the entry's horizon (a batch of horizon // 100 passes at any horizon); a
+    randomiser whose reports the audit cannot read is an error before any job, naming the import."""
+    module = tmp_path / "my_policies.py"
+    module.write_text(Path(__file__).read_text())
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ok = [{"name": "batched", "import": "my_policies:_HorizonBatched", "horizon": 5000}]
+    assert contextual_extra.extra_problems(ok) == []
+    bad = [{"name": "wrong", "import": "my_policies:_WrongReports", "horizon": 5000}]
+    (problem,) = contextual_extra.extra_problems(bad)
+    assert problem.startswith("config key 'contextual.extra_algorithms[0].import': its randomiser _NoReport cannot "
+                              "be audited")
+
+
+def test_an_epoch_class_passes_the_quantile_dry_run_at_a_few_epochs():
+    """The dry run stops an epoch algorithm after a few epochs (a cap of 200 epochs would overflow)."""
+    entry = {"name": "mine", "import": f"{Path(__file__).parent / 'test_quantile_family.py'}:MyDPSEQ"}
+    assert quantile_extra.extra_problems([entry]) == []

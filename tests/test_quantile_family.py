@@ -104,20 +104,25 @@ def test_a_run_that_cannot_decide_is_censored_at_its_cap(name):
 def test_each_per_sample_class_gives_its_engines_record(name):
     """The per-sample class is the fast engine's reference: the same records, field by field, on
     the same reward streams (the epoch algorithms: their engine with sorted samples, whose fast
-    source draws the order statistics directly and agrees in distribution; that engine is what
-    ``simulate(..., engine="reference")`` runs for them)."""
+    source draws the order statistics directly and agrees in distribution). ``simulate(...,
+    engine="reference")`` gives those records: the per-sample class's for SEQ and the baselines,
+    the engine on sorted samples for the epoch algorithms."""
     eps, params = EPSILON.get(name), PARAMS.get(name)
-    engine = simulate(name, INSTANCE, eps, runs=4, seed=6, params=params,
-                      engine="reference" if name in ("epoch_seq", "dp_seq") else "fast")
-    per_sample = run_reference(name, INSTANCE, eps, engine.params, engine.cap, 4, derive_seed(6, "quantile", "api"))
-    for field in RESULT_FIELDS:
-        assert np.array_equal(per_sample[field], getattr(engine, field)), field
-    if name in ("epoch_seq", "dp_seq"):  # the API's reference of an epoch algorithm is its engine on samples
-        seed = derive_seed(6, "quantile", "api")
-        rec = (dp_seq.simulate_dp_seq(INSTANCE, eps, engine.delta, 4, seed, engine.cap, engine="reference")
-               if name == "dp_seq" else epoch_seq.simulate_epoch_seq(INSTANCE, engine.delta, 4, seed, engine.cap,
+    api = simulate(name, INSTANCE, eps, runs=4, seed=6, params=params, engine="reference")
+    seed = derive_seed(6, "quantile", "api")
+    per_sample = run_reference(name, INSTANCE, eps, api.params, api.cap, 4, seed)
+    if name in ("epoch_seq", "dp_seq"):
+        rec = (dp_seq.simulate_dp_seq(INSTANCE, eps, api.delta, 4, seed, api.cap, engine="reference")
+               if name == "dp_seq" else epoch_seq.simulate_epoch_seq(INSTANCE, api.delta, 4, seed, api.cap,
                                                                      engine="reference"))
-        assert np.array_equal(rec.k_hat, engine.k_hat) and np.array_equal(rec.pulls, engine.pulls)
+        engine = {"k_hat": rec.k_hat, "terminated": rec.terminated, "n_final": rec.final_epoch, "pulls": rec.pulls,
+                  "elim": rec.elim_epoch, "guard": rec.guard}
+    else:
+        fast = simulate(name, INSTANCE, eps, runs=4, seed=6, params=params)
+        engine = {f: getattr(fast, f) for f in RESULT_FIELDS}
+    for field in RESULT_FIELDS:
+        assert np.array_equal(per_sample[field], engine[field]), field
+        assert np.array_equal(getattr(api, field), engine[field]), field
 
 
 @pytest.mark.parametrize("arm", [2.0, 7, -1, True])

@@ -288,16 +288,23 @@ def online_extra_entry(wildcards):
 
 
 def _sources_digest(specs):
-    """SHA-256 of the source files of researcher's classes (their module's file), so that an
-    edit of the class reruns its jobs like an edit of the library does (params.code)."""
+    """SHA-256 of the source files of researcher's classes (their module's file, and a contextual
+    policy's randomiser's), so that an edit of the class reruns its jobs like an edit of the library
+    does (params.code)."""
     import hashlib
+    import inspect
 
     digest = hashlib.sha256()
     for spec in specs:
-        path = _source_file(spec.import_path)
-        digest.update(f"{spec.name} {path.name if path else '?'}\n".encode())
-        if path is not None and path.is_file():
-            digest.update(path.read_bytes())
+        paths = [_source_file(spec.import_path)]
+        # a contextual policy's local randomiser
+        randomizer = getattr(spec.load(), "randomizer", None)
+        if isinstance(randomizer, type) and randomizer.__module__ != "builtins":
+            paths.append(Path(inspect.getsourcefile(randomizer)).resolve())
+        for path in paths:
+            digest.update(f"{spec.name} {path.name if path else '?'}\n".encode())
+            if path is not None and path.is_file():
+                digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -145,15 +145,16 @@ def state_leak_power(row: Claim, evidence: dict, power: list[LeakPower], size: s
 
 def user_audit_rows(paper: str, cid: str, import_path: str, label: str, what: str, real: AuditResult,
                     control: AuditResult, how: str, multiplier: float, scale: str,
-                    power: list[LeakPower] | None = None, size: str = "", privacy: str = "epsilon-DP") -> list[Claim]:
+                    power: list[LeakPower] | None = None, size: str = "", privacy: str = "epsilon-DP",
+                    mutants: str = "mutants of an eps-DP algorithm of the family") -> list[Claim]:
     """The two rows of the audit of a researcher's own algorithm (``<family>.extra_algorithms``;
     never a claim of the paper): ``cid`` (kind baseline), the class audited at its claimed epsilon,
     and ``cid``-CONTROL (kind control), its negative control (``how``: what was changed; a tight
     class then leaks 1 / ``multiplier`` times more). ``what``: the class and the audit's setting in
     words (``label``: the class's name in the control's row). Without a caught control the audit row is INCONCLUSIVE (blind). With ``power`` (the
     family's leak classes at the same ``size``), the row states what the audit could have found
-    there, and a PASS not powered against every class is INCONCLUSIVE no_power
-    (:func:`state_leak_power`)."""
+    there (``mutants``: what the classes were measured on), and a PASS not powered against every
+    class is INCONCLUSIVE no_power (:func:`state_leak_power`)."""
     source = f"extra algorithm {import_path} (not in the paper)"
     stat = "Clopper-Pearson lower bound on the privacy loss"
     caught = control.refuted
@@ -171,8 +172,7 @@ def user_audit_rows(paper: str, cid: str, import_path: str, label: str, what: st
     if power is None:
         main = main.with_evidence(**evidence)
     else:
-        main = state_leak_power(main, evidence, power, size, "mutants of an eps-DP algorithm of the family",
-                                violated=real.refuted)
+        main = state_leak_power(main, evidence, power, size, mutants, violated=real.refuted)
     ctrl = Claim(paper, f"{cid}-CONTROL", source, "control", f"negative control: {label} {how} is caught by the audit", stat, control.epsilon_lower_bound, np.nan, np.nan,
                  f"lower bound > epsilon = {control.epsilon:g}", "PASS" if caught else "FAIL", control.n_samples, scale)
     return [main, ctrl]

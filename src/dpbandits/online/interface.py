@@ -317,7 +317,12 @@ class ExtraEntry:
         for f in fields(cls)[4:]:
             default = f.default if f.default is not MISSING else f.default_factory()
             value = entry.get(f.name, default)
-            kw[f.name] = tuple(value) if isinstance(default, tuple) else type(default)(value)
+            if isinstance(default, tuple):  # e.g. horizons: the items typed as the default's
+                kw[f.name] = tuple(type(default[0])(v) for v in value) if default else tuple(value)
+            elif default is None or isinstance(default, bool):  # the schema types them
+                kw[f.name] = value
+            else:
+                kw[f.name] = type(default)(value)
         return cls(**kw)
 
     @classmethod
@@ -361,16 +366,17 @@ def dry_run_problems(cls, params: Mapping, steps: int = 5) -> list[str]:
     return out
 
 
-def loaded_entries(entries, key: str, taken, check_ids) -> tuple[list[str], list[tuple[str, Mapping, type]]]:
-    """The names and imports of the entries of a family's ``extra_algorithms`` (``key``): the
-    problems (a name among ``taken``, the paper's algorithms, or used twice, or two names whose check
-    ids, ``check_ids(name)``, collide; an ``import`` that does not load), each naming its key, and
-    every entry whose class loaded, as (its key, the entry, the class)."""
-    out, loaded, seen, ids = [], [], {}, {}
+def loaded_entries(entries, key: str, taken, check_ids):
+    """The names and imports of the entries of a family's ``extra_algorithms`` (``key``), entry by
+    entry: (its key, the entry, its class or None, the problems of its name and import), the
+    problems being a name among ``taken`` (the paper's algorithms) or used twice, or two names whose
+    check ids (``check_ids(name)``) collide, and an ``import`` that does not load; each names its
+    key. Entries that are not mappings are the schema's to report."""
+    seen, ids = {}, {}
     for i, entry in enumerate(entries or []):
         if not isinstance(entry, Mapping):
             continue
-        where = f"{key}[{i}]"
+        where, out, cls = f"{key}[{i}]", [], None
         name = entry.get("name")
         if name in taken:
             out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name not "
@@ -378,24 +384,23 @@ def loaded_entries(entries, key: str, taken, check_ids) -> tuple[list[str], list
         elif name in seen:
             out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name not "
                        f"used by another entry (used at {key}[{seen[name]}])")
-        elif isinstance(name, str):
+        else:
             seen[name] = i
-            for cid in check_ids(name):
+            for cid in check_ids(name) if isinstance(name, str) else ():
                 if cid in ids:
                     out.append(f"config key '{where}.name': {name!r} is not allowed; allowed: a name whose check ids "
                                f"do not collide with another entry's ({cid} is also {key}[{ids[cid]}]'s)")
                     break
-            for cid in check_ids(name):
+            for cid in check_ids(name) if isinstance(name, str) else ():
                 ids.setdefault(cid, i)
         path = entry.get("import")
-        if not isinstance(path, str):
-            continue
-        try:
-            loaded.append((where, entry, load_algorithm(path)))
-        except ValueError as exc:
-            out.append(f"config key '{where}.import': {path!r} is not allowed: {exc}; allowed: an "
-                       "importable 'package.module:Class' or 'path/to/file.py:Class'")
-    return out, loaded
+        if isinstance(path, str):
+            try:
+                cls = load_algorithm(path)
+            except ValueError as exc:
+                out.append(f"config key '{where}.import': {path!r} is not allowed: {exc}; allowed: an "
+                           "importable 'package.module:Class' or 'path/to/file.py:Class'")
+        yield where, entry, cls, out
 
 
 def protocol_entry_problems(entries, key: str, family: str, taken, dry_run, check_ids=None) -> list[str]:
@@ -406,8 +411,11 @@ def protocol_entry_problems(entries, key: str, family: str, taken, dry_run, chec
     pairs; each names its key. ``check_ids``: the ids a name produces (default
     :func:`extra_check_ids`)."""
     interface = importlib.import_module(f"dpbandits.{family}.interface")
-    out, loaded = loaded_entries(entries, key, taken, check_ids or extra_check_ids)
-    for where, entry, cls in loaded:
+    out = []
+    for where, entry, cls, problems in loaded_entries(entries, key, taken, check_ids or extra_check_ids):
+        out += problems
+        if cls is None:
+            continue
         problems = interface.class_problems(cls)
         if problems:
             out.append(f"config key '{where}.import': {entry['import']!r} is not a class of the {family} protocol of "
@@ -429,8 +437,11 @@ def extra_algorithm_problems(entries, key: str = "online.extra_algorithms") -> l
     imports, the class exists and implements the per-step interface, its ``params`` are parameters
     of it, and a dry run with them (construction and a few rounds) succeeds. Each problem names its
     key (``online.extra_algorithms[0].import``)."""
-    out, loaded = loaded_entries(entries, key, PAPER_NAMES, extra_check_ids)
-    for where, entry, cls in loaded:
+    out = []
+    for where, entry, cls, problems in loaded_entries(entries, key, PAPER_NAMES, extra_check_ids):
+        out += problems
+        if cls is None:
+            continue
         path = entry["import"]
         problems = interface_problems(cls)
         if problems:

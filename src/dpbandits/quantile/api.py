@@ -52,7 +52,9 @@ returns is checked where it returns it, with an error naming the class. What it 
 a black-box audit (an informative pair of neighbouring reward tables must put the algorithm at its
 own decision boundary, which the DP-SEQ audit builds from DP-SEQ's internals,
 :mod:`dpbandits.quantile.checks.audits`; a fixed small table gives an algorithm that needs
-hundreds of samples per arm before its first decision nothing to reveal) and the workflow's jobs.
+hundreds of samples per arm before its first decision nothing to reveal). The workflow compares the
+classes named under ``quantile.extra_algorithms`` with SEQ or DP-SEQ
+(:mod:`dpbandits.quantile.checks.extra`).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from dpbandits.contextual.api import ALGORITHMS, run_seeds
-from dpbandits.contextual.checks.audits import audit_randomizer_class
+from dpbandits.contextual.checks.audits import PAIRS, audit_randomizer_class, class_release_codes
 from dpbandits.contextual.instances import BumpInstance
 from dpbandits.contextual.interface import run_class
 from dpbandits.contextual.randomizer import LaplaceRandomizer
@@ -78,18 +78,26 @@ def extra_problems(entries, key: str = KEY) -> list[str]:
 
 
 def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
-    """One batch of the policy on the bump instance at epsilon = 1 (the error a job would meet), and
-    a ``horizon`` of at least one batch."""
+    """One batch of the policy on the bump instance at epsilon = 1 and the entry's horizon (the
+    error a job would meet), a horizon of at least one batch, and two releases of its randomiser on
+    the audit's public partition (the report format the audit reads)."""
     instance = BumpInstance()
+    horizon = int(entry.get("horizon", ContextualExtra("", "").horizon))
     try:
-        batch = cls(instance.k, instance.d, 1.0, 10**6, np.random.default_rng(0), **params).batch
+        batch = cls(instance.k, instance.d, 1.0, horizon, np.random.default_rng(0), **params).batch
+        if horizon < batch:
+            return [("horizon", f"{horizon} is not allowed; allowed: at least one batch of the policy ({batch} users)")]
         run_class(cls, instance, 1.0, params, int(batch), run_seeds(0, 1))
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of user code is reported
         return [("params", f"a dry run (epsilon = 1, one batch of the bump instance) fails: {type(exc).__name__}: "
                            f"{exc}")]
-    horizon = int(entry.get("horizon", ContextualExtra("", "").horizon))
-    if horizon < batch:
-        return [("horizon", f"{horizon} is not allowed; allowed: at least one batch of the policy ({batch} users)")]
+    randomizer = getattr(cls, "randomizer", LaplaceRandomizer)
+    try:
+        class_release_codes(randomizer(1.0, np.random.default_rng(0)), PAIRS[0][0], [(0, 0), (1, 1)], 2)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of user code is reported
+        return [("import", f"its randomiser {randomizer.__name__} cannot be audited: two releases on the audit's "
+                           f"public partition (4 bins x 3 arms; reports with u and v arrays (bins, K)) fail: "
+                           f"{type(exc).__name__}: {exc}")]
     return []
 
 
@@ -111,7 +119,7 @@ def check_x_audit(root_seed: int, scale: str, a: dict) -> list[Claim]:
                 "4 bins x 3 active arms, one user's (bin, arm, reward) changed")
         rows += user_audit_rows(PAPER, f"X-AUDIT-{spec.check_id}", spec.import_path, spec.label, what, audit.real,
                                 audit.control, f"(its randomiser) built at epsilon / {m:g}", m, scale, audit.leaks,
-                                audit.size, privacy="epsilon-LDP")
+                                audit.size, privacy="epsilon-LDP", mutants="mutants of the paper's eps-LDP randomiser")
     return rows
 
 

@@ -5,9 +5,11 @@
 * ``X-SAMPLES-<NAME>`` (kind report): on the specification's two-arm discrete instance (q = 0.4,
   the gap ``gap``), its mean number of samples until it recommends an arm relative to the paper's
   algorithm of its kind (DP-SEQ, Algorithm 2, at the same ``epsilon`` for a private class; SEQ,
-  Algorithm 1, for a non-private one; each at the paper's default delta) on the same ``runs`` and
-  root seed, with a bootstrap 95% CI; the claim states both error rates and censored runs (a run
-  that reaches ``cap`` samples per arm).
+  Algorithm 1, for a non-private one) at the class's own ``delta`` parameter if it has one (else
+  the project's default, the paper states none), on the same ``runs`` and root seed, with a
+  bootstrap 95% CI; the claim states both deltas, error rates and caps and the censored runs (a
+  run that reaches its cap: ``cap`` samples per arm of a per-sample class, or its last epoch; by
+  default the library's, :func:`dpbandits.quantile.simulate`).
 
 No privacy audit: a black-box audit of a best-arm identification algorithm needs neighbouring
 sample tables at the algorithm's own decision boundary, which only its internals give
@@ -42,12 +44,12 @@ KEY = "quantile.extra_algorithms"
 class QuantileExtra(ExtraEntry):
     """One entry of ``quantile.extra_algorithms`` (the schema, ``workflow/schemas``, says each
     key): the class (``import_path``, ``params``), the epsilon a private class is built with, the
-    instance's ``gap``, the per-arm ``cap`` (a per-sample class; an epoch algorithm's cap is its
-    last epoch) and the ``runs``."""
+    instance's ``gap``, the ``cap`` (samples per arm of a per-sample class, the last epoch of an
+    epoch algorithm; 0: the library's default) and the ``runs``."""
 
     epsilon: float = 1.0
     gap: float = 0.2
-    cap: int = 100_000
+    cap: int = 0  # 0: the library's default (an epoch algorithm's last epoch 30; a per-sample class's from delta)
     runs: int = 20
 
 
@@ -69,13 +71,17 @@ def extra_problems(entries, key: str = KEY) -> list[str]:
 
 
 def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
+    """3 runs on the instance, stopped early (3 epochs of an epoch algorithm, 200 samples per arm of a
+    per-sample class): the error a job would meet."""
     from dpbandits.quantile import simulate
+    from dpbandits.quantile.interface import class_form
 
     eps = float(entry.get("epsilon", 1.0)) if getattr(cls, "private", True) else None
+    cap = 3 if class_form(cls) == "epochs" else 200
     try:
-        simulate(cls, disc(0.4, float(entry.get("gap", 0.2))), eps, 3, 0, params, cap=200)
+        simulate(cls, disc(0.4, float(entry.get("gap", 0.2))), eps, 3, 0, params, cap=cap)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of user code is reported
-        return [("params", f"a dry run (3 runs at a cap of 200 on the two-arm discrete instance) fails: "
+        return [("params", f"a dry run (3 runs stopped at a cap of {cap} on the two-arm discrete instance) fails: "
                            f"{type(exc).__name__}: {exc}")]
     return []
 
@@ -92,16 +98,17 @@ def check_x_samples(root_seed: int, scale: str, a: dict, n_boot: int) -> list[Cl
         private = getattr(cls, "private", True)
         instance = disc(0.4, spec.gap)
         eps = spec.epsilon if private else None
-        mine = simulate(cls, instance, eps, spec.runs, root_seed, spec.params, cap=spec.cap)
+        mine = simulate(cls, instance, eps, spec.runs, root_seed, spec.params, cap=spec.cap or None)
         paper = "dp_seq" if private else "seq"
-        ref = simulate(paper, instance, eps, spec.runs, root_seed)
+        ref = simulate(paper, instance, eps, spec.runs, root_seed,
+                       {"delta": mine.delta} if np.isfinite(mine.delta) else None)
         est, lo, hi = bootstrap_ratio_of_means(mine.total_pulls.astype(float), ref.total_pulls.astype(float), rng,
                                                n_boot)
         name = "DP-SEQ (Algorithm 2)" if private else "SEQ (Algorithm 1)"
 
         def summary(res):
-            return (f"{res.total_pulls.mean():.4g} samples, error rate {1 - np.mean(res.correct):.2f}, "
-                    f"{int(res.censored.sum())} censored")
+            return (f"{res.total_pulls.mean():.4g} samples, error rate {1 - np.mean(res.correct):.2f} at delta "
+                    f"{res.delta:g}, {int(res.censored.sum())} censored at cap {res.cap}")
 
         rows.append(Claim(
             PAPER, f"X-SAMPLES-{spec.check_id}", f"extra algorithm {spec.import_path} (not in the paper)", "report",
