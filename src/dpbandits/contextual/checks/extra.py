@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from dpbandits.contextual import interface
 from dpbandits.contextual.api import ALGORITHMS, run_seeds
 from dpbandits.contextual.checks.audits import PAIRS, audit_randomizer_class, class_release_codes
 from dpbandits.contextual.instances import BumpInstance
@@ -36,8 +37,8 @@ from dpbandits.contextual.interface import run_class
 from dpbandits.contextual.randomizer import LaplaceRandomizer
 from dpbandits.evidence.audits import user_audit_rows
 from dpbandits.evidence.claims import Claim
-from dpbandits.online.interface import ExtraEntry, extra_check_ids, protocol_entry_problems
 from dpbandits.rng import make_rng
+from dpbandits.sim.extra import ExtraEntry, extra_check_ids, protocol_entry_problems
 from dpbandits.stats import bootstrap_ratio_of_means
 
 __all__ = ["ContextualExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "check_x_audit",
@@ -74,7 +75,7 @@ def extra_problems(entries, key: str = KEY) -> list[str]:
     family's protocol (with a randomiser that releases); ``params`` that are not its parameters; a
     dry run (K = 3, epsilon = 1, one batch of the bump instance) that fails, or a ``horizon``
     shorter than one batch."""
-    return protocol_entry_problems(entries, key, PAPER, ALGORITHMS, _dry_run)
+    return protocol_entry_problems(entries, key, interface, ALGORITHMS, _dry_run)
 
 
 def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
@@ -118,7 +119,7 @@ def check_x_audit(root_seed: int, scale: str, a: dict) -> list[Claim]:
         what = (f"{spec.label} ({spec.name}): its local randomiser {randomizer.__name__}, one user's report, "
                 "4 bins x 3 active arms, one user's (bin, arm, reward) changed")
         rows += user_audit_rows(PAPER, f"X-AUDIT-{spec.check_id}", spec.import_path, spec.label, what, audit.real,
-                                audit.control, f"(its randomiser) built at epsilon / {m:g}", m, scale, audit.leaks,
+                                audit.control, f"with its randomiser built at epsilon / {m:g}", m, scale, audit.leaks,
                                 audit.size, privacy="epsilon-LDP", mutants="mutants of the paper's eps-LDP randomiser")
     return rows
 

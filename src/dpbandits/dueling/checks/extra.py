@@ -31,14 +31,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from dpbandits.dueling import interface
 from dpbandits.dueling.api import ALGORITHMS
 from dpbandits.dueling.checks.class_audit import audit_dueling_class
 from dpbandits.dueling.instances import f1
 from dpbandits.dueling.interface import run_duels
 from dpbandits.evidence.audits import user_audit_rows
 from dpbandits.evidence.claims import Claim
-from dpbandits.online.interface import ExtraEntry, extra_check_ids, protocol_entry_problems
 from dpbandits.rng import make_rng
+from dpbandits.sim.extra import ExtraEntry, extra_check_ids, protocol_entry_problems
 from dpbandits.stats import bootstrap_ratio_of_means
 
 __all__ = ["DuelingExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "check_x_audit", "check_x_regret", "REFERENCE"]
@@ -77,7 +78,7 @@ def extra_problems(entries, key: str = KEY) -> list[str]:
     key: a name taken by the paper's algorithms or used twice, or whose check ids collide with
     another entry's; an ``import`` that does not load or is not a class of the family's protocol;
     ``params`` that are not its parameters; a dry run (K = 2, epsilon = 1, 5 rounds) that fails."""
-    return protocol_entry_problems(entries, key, PAPER, ALGORITHMS, _dry_run)
+    return protocol_entry_problems(entries, key, interface, ALGORITHMS, _dry_run)
 
 
 def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:

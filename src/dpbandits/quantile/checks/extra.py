@@ -28,10 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpbandits.evidence.claims import Claim
-from dpbandits.online.interface import ExtraEntry, protocol_entry_problems
+from dpbandits.quantile import interface
 from dpbandits.quantile.api import ALGORITHMS
 from dpbandits.quantile.instances import disc
 from dpbandits.rng import make_rng
+from dpbandits.sim.extra import ExtraEntry, protocol_entry_problems
 from dpbandits.stats import bootstrap_ratio_of_means
 
 __all__ = ["QuantileExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "check_x_samples"]
@@ -65,9 +66,9 @@ def extra_check_ids(name: str) -> tuple[str, ...]:
 
 def extra_problems(entries, key: str = KEY) -> list[str]:
     """Problems of the ``quantile.extra_algorithms`` entries the schema cannot see, each naming its
-    key (:func:`dpbandits.online.interface.protocol_entry_problems`), with a dry run of 3 runs on
+    key (:func:`dpbandits.sim.extra.protocol_entry_problems`), with a dry run of 3 runs on
     the instance at a cap of 200."""
-    return protocol_entry_problems(entries, key, PAPER, ALGORITHMS, _dry_run, extra_check_ids)
+    return protocol_entry_problems(entries, key, interface, ALGORITHMS, _dry_run, extra_check_ids)
 
 
 def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
