@@ -87,7 +87,7 @@ def check_id_part(name: str) -> str:
 
 @dataclass(frozen=True)
 class ExtraEntry:
-    """One entry of a family's ``extra_algorithms`` (dueling, contextual): the class
+    """One entry of a family's ``extra_algorithms`` (dueling, quantile, contextual): the class
     (``import_path``, ``params``) and its label; a family's subclass adds its settings, each with
     its default, read from the entry's key of the same name (the schema states them)."""
 
@@ -171,9 +171,8 @@ def loaded_entries(entries, key: str, taken, check_ids):
 def protocol_entry_problems(entries, key: str, interface, taken, dry_run, check_ids=None) -> list[str]:
     """Problems of the entries of ``<family>.extra_algorithms`` (``key``) for a family with a
     protocol module, ``interface`` (``dpbandits.<family>.interface``: its ``class_problems`` and
-    ``class_params``):
-    those of :func:`loaded_entries`, a class that is not of the protocol, ``params`` that are not its
-    parameters, and what ``dry_run(cls, params, entry)`` finds, as (the entry's field, the problem)
+    ``class_params``): those of :func:`loaded_entries`, a class that is not of the protocol,
+    ``params`` that are not its parameters, and what ``dry_run(cls, params, entry)`` finds, as (the entry's field, the problem)
     pairs; each names its key. ``check_ids``: the ids a name produces (default
     :func:`extra_check_ids`)."""
     family = interface.__name__.split(".")[1]
