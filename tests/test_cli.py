@@ -1,7 +1,7 @@
 """The command line (dpbandits.workflow.cli; console script `dpbandits`): a researcher's class from
 a file, of any family, runs beside the paper's algorithms on the same seeds, its audit FAILs a
-leaky class (online) or a leaky local randomiser (contextual), and bad input stops before any work
-with the argument's name."""
+leaky class (online, dueling, quantile) or a leaky local randomiser (contextual), and bad input
+stops before any work with the argument's name."""
 
 from __future__ import annotations
 
@@ -119,6 +119,19 @@ def test_the_contextual_audit_fails_a_leaky_randomiser_and_states_its_power(mine
     assert not pd.read_csv(tmp_path / "good/audit.csv").refuted[0]
 
 
+def test_the_quantile_audit_fails_a_broken_class_and_passes_a_correct_one(mine, tmp_path, capsys):
+    small = ["--family", "quantile", "--epochs", "2", "--pilot", "300", "--samples", "3000", "--seed", "5",
+             "--no-power"]
+    out = tmp_path / "audit"
+    assert main(["audit", f"{mine}/quantile_algorithms.py:ShareNoiseDPSEQ", *small, "--out", str(out)]) == 0
+    rows = pd.read_csv(out / "audit.csv")
+    assert rows.verdict[0].startswith("FAIL: not eps-DP") and rows.refuted[0] and rows.refuted[1] and len(rows) == 2
+    assert (out / "audit.png").is_file() and "FAIL: not eps-DP" in capsys.readouterr().out
+    assert main(["audit", f"{mine}/quantile_algorithms.py:GeometricDPSEQ", *small, "--out", str(tmp_path / "good")]) == 0
+    good = pd.read_csv(tmp_path / "good/audit.csv")
+    assert not good.refuted[0] and good.refuted[1] and good.verdict[0].startswith("PASS: no violation found")
+
+
 def test_the_dueling_audit_fails_a_broken_class_and_passes_a_correct_one(mine, tmp_path, capsys):
     small = ["--family", "dueling", "--horizons", "16", "--pilot", "300", "--samples", "4000", "--seed", "3"]
     out = tmp_path / "audit"
@@ -154,7 +167,14 @@ def test_the_dueling_audit_fails_a_broken_class_and_passes_a_correct_one(mine, t
      "audit it with dpbandits audit --family contextual"),
     (["simulate", "rucb", "--family", "dueling"], "expected path/to/file.py:Class"),
     (["audit", "{mine}/quantile_algorithms.py:DKWRacing", "--family", "quantile"],
-     "no black-box audit of a researcher's quantile class yet"),
+     "is in the per-sample form: the quantile audit reads the epoch form"),
+    (["audit", "{mine}/quantile_algorithms.py:GeometricDPSEQ", "--family", "quantile", "--horizons", "8"],
+     "--horizons is not the quantile audit's"),
+    (["audit", "{mine}/quantile_algorithms.py:GeometricDPSEQ", "--family", "quantile", "--epochs", "9"],
+     "--epochs 9: allowed an integer in [1, 6]"),
+    (["audit", "{mine}/dueling_algorithms.py:NoisyKingOfTheHill", "--family", "dueling", "--epochs", "2"],
+     "--epochs is not the dueling audit's"),
+    (["audit", "{mine}/dp_ucb_tree.py:DPUCBTree", "--epochs", "2"], "--epochs is the quantile audit's"),
     (["audit", "{mine}/contextual_policies.py:LaplaceReports", "--family", "contextual", "--arms", "3"],
      "--arms is not the contextual audit's"),
     (["audit", "{mine}/dueling_algorithms.py:NoisyKingOfTheHill", "--family", "dueling", "--rounds", "3"],

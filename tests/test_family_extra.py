@@ -232,10 +232,12 @@ DKW = "examples.quantile_algorithms:DKWRacing"
      "discrete instance) fails"),
     (lambda e: e[0].update({"name": "dp_seq"}), "not taken by the paper's algorithms"),
     (lambda e: e[0].update({"gap": 0.7}), "quantile.extra_algorithms[0].gap"),
+    (lambda e: e[0].update({"audit_epochs": 7}), "quantile.extra_algorithms[0].audit_epochs"),
+    (lambda e: e[0].update({"audit_pilot": 50}), "quantile.extra_algorithms[0].audit_pilot"),
 ])
 def test_bad_quantile_extra_algorithms_are_rejected_before_any_job(mutate, expected):
     cfg = _smoke()
-    assert [e["import"] for e in cfg["quantile"]["extra_algorithms"]] == [DKW]
+    assert cfg["quantile"]["extra_algorithms"][0]["import"] == DKW
     mutate(cfg["quantile"]["extra_algorithms"])
     with pytest.raises(ConfigError) as info:
         validate_config(cfg)

@@ -159,12 +159,17 @@ def test_output_contract(smoke_run):
     controls = claims[claims.check_id.str.endswith("-CONTROL")]
     assert (controls.verdict == "PASS").all()
     quantile = claims[claims.paper == "quantile"]
-    # the smoke config's researcher's algorithm (examples/quantile_algorithms.py): a row of its own
-    assert set(quantile.check_id) == QUANTILE_CLAIMS | {"X-SAMPLES-DKW-RACING"}
-    assert set(pd.read_csv(work / f"{R}/tables/quantile/checks.csv").check_id) == QUANTILE_CLAIMS | {
-        "X-SAMPLES-DKW-RACING"}
-    assert quantile.kind[quantile.check_id == "X-SAMPLES-DKW-RACING"].item() == "report"
+    # the smoke config's researcher's algorithms (examples/quantile_algorithms.py): rows of their
+    # own; the non-private DKW racing gets no audit; the deliberately broken share-noise DP-SEQ
+    # fails its audit, the correct geometric one is not refuted (PASS, or INCONCLUSIVE where this
+    # size misses a leak class), both controls caught (above)
+    mine = {f"X-SAMPLES-{n}" for n in ("DKW-RACING", "GEOMETRIC-DP-SEQ", "SHARE-NOISE-DP-SEQ")} | {
+        f"X-AUDIT-{n}{c}" for n in ("GEOMETRIC-DP-SEQ", "SHARE-NOISE-DP-SEQ") for c in ("", "-CONTROL")}
+    assert set(quantile.check_id) == QUANTILE_CLAIMS | mine
+    assert set(pd.read_csv(work / f"{R}/tables/quantile/checks.csv").check_id) == QUANTILE_CLAIMS | mine
+    assert set(quantile.kind[quantile.check_id.isin(mine)]) == {"report", "baseline", "control"}
     qv = dict(zip(quantile.check_id, quantile.verdict, strict=True))
+    assert qv["X-AUDIT-SHARE-NOISE-DP-SEQ"] == "FAIL" and qv["X-AUDIT-GEOMETRIC-DP-SEQ"] in ("PASS", "INCONCLUSIVE")
     # Scale-free results: the Theorem 5 erratum, exact privacy, invariance and the audit's control.
     assert qv["A7"] == "FAIL" and qv["A7-CONST"] == qv["A9"] == qv["A10"] == qv["A11"] == "PASS"
     assert qv["F2-IDENTITY"] == qv["F4A-IDENTITY"] == qv["AUDIT-DPSEQ"] == "PASS"
@@ -294,8 +299,8 @@ def test_one_target_runs_only_the_researchers_algorithms(repo, tmp_path):
     planned = {m.group(1) for m in re.finditer(r"^(\w+)\s+\d+$", stats, flags=re.M)} - {"total"}
     assert planned == {"online_extra_simulate", "online_extra_aggregate", "online_extra_audit", "online_extra_regret",
                        "online_simulate", "online_aggregate", "dueling_extra_audit", "dueling_extra_regret",
-                       "contextual_extra_audit", "contextual_extra_regret", "quantile_extra_samples",
-                       "extra_algorithms"}
+                       "contextual_extra_audit", "contextual_extra_regret", "quantile_extra_audit",
+                       "quantile_extra_samples", "extra_algorithms"}
 
 
 def test_dry_run_shows_the_dag(repo, tmp_path):
@@ -312,7 +317,7 @@ def test_dry_run_shows_the_dag(repo, tmp_path):
                  "audit_online_anytime_lazy_ucb", "audit_online_adap_klucb",
                  "online_extra_simulate", "online_extra_aggregate", "online_extra_audit", "online_extra_regret",
                  "dueling_extra_audit", "dueling_extra_regret", "contextual_extra_audit", "contextual_extra_regret",
-                 "quantile_extra_samples",
+                 "quantile_extra_audit", "quantile_extra_samples",
                  *[f"online_check_ft_{i}" for i in range(1, 10)],
                  *[f"online_check_bt_{i}" for i in (1, 2, 4, 5, 6, 7)],
                  *[f"online_check_u_{i}" for i in range(1, 6)],

@@ -4,7 +4,8 @@
 # their claimed epsilon and compared with Lazy-DP-TS (checks X-AUDIT and X-REGRET of the online
 # registry). With no extra algorithm the aggregate is an empty table and the checks write no row.
 # Dueling, quantile and contextual ones (<family>.extra_algorithms; dpbandits.<family>.interface)
-# need no rule of their own: the family's checks X-AUDIT and X-REGRET (quantile: X-SAMPLES) run them.
+# need no rule of their own: the family's checks X-AUDIT and X-REGRET (quantile: X-AUDIT and
+# X-SAMPLES) run them.
 
 
 rule online_extra_simulate:
@@ -72,7 +73,7 @@ rule extra_algorithms:
     on the Figures 1-2 grid, their audits (X-AUDIT) and their regret relative to Lazy-DP-TS (X-REGRET,
     which reads the paper's Figures 1-2 runs); the dueling ones' audits and regret relative to
     Algorithm 1; the contextual ones' randomiser audits and regret relative to LDPMAB; the quantile
-    ones' samples relative to SEQ or DP-SEQ; without the rest of the four papers.
+    ones' audits and samples relative to SEQ or DP-SEQ; without the rest of the four papers.
     """
     input:
         f"{MAIN}/agg/online/extra.parquet",
@@ -81,5 +82,5 @@ rule extra_algorithms:
             for paper in ("online", "dueling", "contextual")
             for c in ("X-AUDIT", "X-REGRET")
         ],
-        check_claims(CHECKS["quantile"]["X-SAMPLES"]),
+        [check_claims(CHECKS["quantile"][c]) for c in ("X-AUDIT", "X-SAMPLES")],
     localrule: True

@@ -48,13 +48,12 @@ read; or a per-sample class (``select()``, ``update(arm, sample)``, ``done``, ``
 Python call per sample, for small instances. Its constructor is ``(n_arms, q, epsilon, rng, cap,
 **params)`` (``rng``: its own random stream; ``cap``: the last epoch, or per-arm samples), and
 ``private = False`` as a class attribute marks a non-private one. Every arm, rank and record it
-returns is checked where it returns it, with an error naming the class. What it does not get yet:
-a black-box audit (an informative pair of neighbouring reward tables must put the algorithm at its
-own decision boundary, which the DP-SEQ audit builds from DP-SEQ's internals,
-:mod:`dpbandits.quantile.checks.audits`; a fixed small table gives an algorithm that needs
-hundreds of samples per arm before its first decision nothing to reveal). The workflow compares the
-classes named under ``quantile.extra_algorithms`` with SEQ or DP-SEQ
-(:mod:`dpbandits.quantile.checks.extra`).
+returns is checked where it returns it, with an error naming the class. A private class in the
+epoch form gets a black-box audit that searches its own decision boundary, since a fixed small
+table gives an algorithm that needs hundreds of samples per arm before its first decision nothing
+to reveal (:func:`dpbandits.quantile.checks.class_audit.audit_quantile_class`). The workflow
+compares the classes named under ``quantile.extra_algorithms`` with SEQ or DP-SEQ and audits the
+private ones (:mod:`dpbandits.quantile.checks.extra`).
 """
 
 from __future__ import annotations

@@ -38,8 +38,9 @@ real sorted samples instead: the same records, field by field, without a call pe
 from :func:`dpbandits.quantile.api.simulate`): an epoch algorithm in the batched form reaches
 Figure 4's sample sizes; every arm, rank and record it returns is checked where it returns it
 (:class:`CheckedSource`). The workflow runs the classes named under ``quantile.extra_algorithms``
-beside SEQ or DP-SEQ (:mod:`dpbandits.quantile.checks.extra`). It has no audit yet
-(:mod:`dpbandits.quantile.api` says why the audit is not generic here).
+beside SEQ or DP-SEQ and audits a private one in the epoch form
+(:mod:`dpbandits.quantile.checks.extra`; the audit searches the class's decision boundary,
+:mod:`dpbandits.quantile.checks.class_audit`).
 """
 
 from __future__ import annotations

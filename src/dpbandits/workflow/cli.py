@@ -147,6 +147,9 @@ def audit_inputs(args) -> dict:
         from dpbandits.workflow.cli_families import family_audit_inputs
 
         return family_audit_inputs(args)
+    if args.epochs is not None:
+        raise UsageError("--epochs is the quantile audit's (dpbandits audit --help says which family takes which "
+                         "option)")
     if args.pilot is not None or args.no_power:
         raise UsageError(f"--{'pilot' if args.pilot is not None else 'no-power'} is the dueling audit's (the online "
                          "audit's events come from a pilot of a quarter of --samples, and its power table is always "
@@ -262,22 +265,26 @@ def _parser() -> argparse.ArgumentParser:
                      "primary,linear,nn)")
     sim.add_argument("--out", default="dpbandits-out/simulate", help="folder of the table and the figure")
     aud = sub.add_parser("audit", formatter_class=_Defaults,
-                         help="black-box privacy audit of an online or dueling algorithm, or a contextual randomiser")
+                         help="black-box privacy audit of an online, dueling or quantile algorithm, or a contextual "
+                         "randomiser")
     aud.add_argument("algorithm", help="path/to/file.py:Class or package.module:Class")
     aud.add_argument("--family", choices=FAMILY_NAMES, default="online",
-                     help="online or dueling (an algorithm), or contextual (a local randomiser, audited per user)")
+                     help="online, dueling or quantile (an algorithm; quantile: the epoch form), or contextual (a "
+                     "local randomiser, audited per user)")
     aud.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="its parameters")
     aud.add_argument("--epsilon", type=float, default=1.0, help="the epsilon it is built with")
     aud.add_argument("--accounting", type=float, help="online: it claims (accounting x epsilon)-DP (default 1)")
-    aud.add_argument("--samples", type=int, help="runs per neighbouring table (default 100000; dueling 20000); "
+    aud.add_argument("--samples", type=int, help="runs per neighbouring table (default 100000; dueling, quantile "
+                     "20000); "
                      "contextual: releases per input (default 100000)")
     aud.add_argument("--horizons", type=int, nargs="+", help="online, dueling: horizons of the tables (default "
                      "8 16; dueling 16 64)")
     aud.add_argument("--arms", type=int, help="online, dueling: arms of the tables (default 2)")
-    aud.add_argument("--pilot", type=int, help="dueling: runs per candidate table of the pilot that chooses the "
-                     "neighbouring pair (default 1000)")
-    aud.add_argument("--no-power", action="store_true", help="dueling: skip the power table (the leak classes and "
-                     "the reference), most of the audit's time")
+    aud.add_argument("--pilot", type=int, help="dueling, quantile: runs per candidate table of the pilot that "
+                     "chooses the neighbouring pair (default 1000)")
+    aud.add_argument("--epochs", type=int, help="quantile: the epochs the class runs for (default 3)")
+    aud.add_argument("--no-power", action="store_true", help="dueling, quantile: skip the power table (the leak "
+                     "classes and the reference), most of the audit's time")
     aud.add_argument("--rounds", type=int, nargs="+",
                      help="online: rounds whose reward vector a neighbouring table mirrors (default 1 3 4)")
     aud.add_argument("--confidence", type=float, default=0.999, help="of the lower bound on the privacy loss")

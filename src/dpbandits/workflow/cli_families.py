@@ -275,19 +275,17 @@ def _plot(family: Family, runs: dict, mine: str, args, inputs: dict, out: Path) 
 
 
 def family_audit_inputs(args) -> dict:
-    """The checked inputs of ``dpbandits audit --family contextual`` (a local randomiser) or
-    ``--family dueling`` (a class of the family's protocol), every error before any work."""
+    """The checked inputs of ``dpbandits audit --family contextual`` (a local randomiser),
+    ``--family dueling`` or ``--family quantile`` (a class of the family's protocol; quantile: a
+    private class in the epoch form), every error before any work."""
     from dpbandits.online.interface import load_algorithm
 
     check("--epsilon", args.epsilon, args.epsilon > 0, "a number > 0")
     check("--confidence", args.confidence, 0.5 <= args.confidence < 1, "a number in [0.5, 1)")
     check("--control", args.control, 0 < args.control < 1, "a number in (0, 1)")
-    if args.family == "quantile":
-        raise UsageError("--family quantile: no black-box audit of a researcher's quantile class yet (an informative "
-                         "pair of reward tables must put the algorithm at its own decision boundary; "
-                         "dpbandits.quantile.api says why); the online and dueling algorithms and the contextual "
-                         "local randomisers have one")
-    own = ("accounting", "rounds") + (("horizons", "arms", "pilot", "no_power") if args.family == "contextual" else ())
+    own = {"contextual": ("accounting", "rounds", "horizons", "arms", "pilot", "no_power", "epochs"),
+           "dueling": ("accounting", "rounds", "epochs"),
+           "quantile": ("accounting", "rounds", "horizons", "arms")}[args.family]
     for name in own:
         if getattr(args, name) not in (None, False):
             raise UsageError(f"--{name.replace('_', '-')} is not the {args.family} audit's (dpbandits audit --help says "
@@ -304,11 +302,25 @@ def family_audit_inputs(args) -> dict:
             raise UsageError(f"{cls.__name__} has no release method: the contextual audit audits a local randomiser "
                              "(release(x, arm, reward, public), built as (epsilon, rng); dpbandits.contextual.interface)")
         return {"cls": cls}
-    args.horizons = [16, 64] if args.horizons is None else args.horizons
-    args.arms = 2 if args.arms is None else args.arms
     args.pilot = 1000 if args.pilot is None else args.pilot
     args.samples = 20_000 if args.samples is None else args.samples
     check("--samples", args.samples, 100 <= args.samples <= 10_000_000, "an integer in [100, 1e7]")
+    if args.family == "quantile":
+        from dpbandits.quantile.interface import class_form
+
+        args.epochs = 3 if args.epochs is None else args.epochs
+        check("--pilot", args.pilot, 100 <= args.pilot <= 1_000_000, "an integer in [100, 1e6]")
+        check("--epochs", args.epochs, 1 <= args.epochs <= 6, "an integer in [1, 6]")
+        params = parse_params(args.param)
+        cls = _class(FAMILIES["quantile"], args.algorithm, params)
+        if class_form(cls) != "epochs":
+            raise UsageError(f"{cls.__name__} is in the per-sample form: the quantile audit reads the epoch form "
+                             "(next_epoch, end_epoch, result; dpbandits.quantile.interface)")
+        if not getattr(cls, "private", True):
+            raise UsageError(f"{cls.__name__} says private = False: it claims no privacy to audit")
+        return {"cls": cls, "params": params}
+    args.horizons = [16, 64] if args.horizons is None else args.horizons
+    args.arms = 2 if args.arms is None else args.arms
     check("--pilot", args.pilot, 20 <= args.pilot <= 1_000_000, "an integer in [20, 1e6]")
     check("--horizons", args.horizons, all(2 <= t <= 4096 for t in args.horizons) and
           len(set(args.horizons)) == len(args.horizons), "distinct integers in [2, 4096]")
@@ -318,9 +330,10 @@ def family_audit_inputs(args) -> dict:
 
 
 def family_audit_command(args, inputs: dict) -> pd.DataFrame:
-    """``dpbandits audit --family contextual | dueling``: the family's class audit
+    """``dpbandits audit --family contextual | dueling | quantile``: the family's class audit
     (:func:`dpbandits.contextual.checks.audits.audit_randomizer_class`,
-    :func:`dpbandits.dueling.checks.class_audit.audit_dueling_class`), as rows (the class, its
+    :func:`dpbandits.dueling.checks.class_audit.audit_dueling_class`,
+    :func:`dpbandits.quantile.checks.class_audit.audit_quantile_class`), as rows (the class, its
     negative control, the leak classes at the same size) and a figure of their lower bounds."""
     if args.family == "contextual":
         from dpbandits.contextual.checks.audits import audit_randomizer_class
@@ -329,6 +342,16 @@ def family_audit_command(args, inputs: dict) -> pd.DataFrame:
               "the leak classes)...", file=sys.stderr)
         audit = audit_randomizer_class(inputs["cls"], args.epsilon, args.samples, args.seed, args.confidence,
                                        args.control)
+    elif args.family == "quantile":
+        from dpbandits.quantile.checks.class_audit import audit_quantile_class
+
+        print(f"auditing {args.algorithm} on 2 arms for at most {args.epochs} epochs: a scan of its decision boundary, "
+              f"a pilot of {args.pilot} runs per candidate table, then {args.samples} runs per table (the class, its "
+              "control and the leak classes)...", file=sys.stderr)
+        audit = audit_quantile_class(inputs["cls"], args.epsilon, inputs["params"], epochs=args.epochs,
+                                     pilot=args.pilot, samples=args.samples, seed=args.seed,
+                                     confidence=args.confidence, control_multiplier=args.control,
+                                     power=not args.no_power)
     else:
         from dpbandits.dueling.checks.class_audit import audit_dueling_class
 

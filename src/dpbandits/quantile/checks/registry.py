@@ -166,9 +166,12 @@ CHECKS = [
                  Guard(rows="D3-SLOPE-*", regime=UNCENSORED, alternative=EXTRA_LOG))),
 ]
 
-# A researcher's own algorithms (quantile.extra_algorithms; checks.extra): compared with SEQ or
-# DP-SEQ, never claims of the paper (the inventory counts them apart).
+# A researcher's own algorithms (quantile.extra_algorithms; checks.extra): audited (a private
+# class) and compared with SEQ or DP-SEQ, never claims of the paper (the inventory counts them apart).
 CHECKS += [
+    Check("X-AUDIT", PAPER, "quantile_extra_audit", "dpbandits.quantile.checks.extra:check_x_audit",
+          root_seed=True, keywords={"a": ("quantile.extra_algorithms",)},
+          title="black-box audit of each private extra algorithm at its claimed epsilon, with its negative control"),
     Check("X-SAMPLES", PAPER, "quantile_extra_samples", "dpbandits.quantile.checks.extra:check_x_samples",
           root_seed=True, keywords={"a": ("quantile.extra_algorithms",), "n_boot": "quantile.checks.bootstrap"},
           title="samples of each extra algorithm relative to SEQ or DP-SEQ"),
