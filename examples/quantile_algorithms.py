@@ -19,8 +19,9 @@ algorithm"):
   per epoch), and epochs read disjoint fresh samples.
 * :class:`ShareNoiseDPSEQ`, deliberately broken: the noise calibrated for the statistic's share
   of the epoch's range, ell*_ab / L with L = min(i - 1, n_e - j) (sensitivity 1 / L: eps' L), but
-  added to the count ell*_ab itself, whose sensitivity is 1: L times too little noise (L is in the
-  hundreds from epoch 1 on). The audit refutes it (``dpbandits audit ... --family quantile``).
+  added to the count ell*_ab itself, whose sensitivity is 1: L times too little noise. L is in the
+  hundreds from epoch 1 on, so eps' L is too and the geometric draws are all 0: in effect no noise
+  at all, a gross leak. The audit refutes it (``dpbandits audit ... --family quantile``).
 
     dpbandits simulate examples/quantile_algorithms.py:DKWRacing --family quantile
     dpbandits audit examples/quantile_algorithms.py:ShareNoiseDPSEQ --family quantile

@@ -183,7 +183,7 @@ def test_the_dueling_audit_fails_a_broken_class_and_passes_a_correct_one(mine, t
      "--horizons [1]: allowed distinct integers in [2, 4096]"),
     (["audit", "{mine}/dueling_algorithms.py:NoisyKingOfTheHill", "--family", "dueling", "--param", "n=3"],
      "unknown parameter(s) 'n'"),
-    (["audit", "{mine}/dp_ucb_tree.py:DPUCBTree", "--pilot", "100"], "--pilot is the dueling audit's"),
+    (["audit", "{mine}/dp_ucb_tree.py:DPUCBTree", "--pilot", "100"], "--pilot is the dueling and quantile audits'"),
     (["audit", "{mine}/contextual_policies.py:LaplaceReports", "--family", "contextual", "--no-power"],
      "--no-power is not the contextual audit's"),
     (["simulate", "{mine}/contextual_policies.py:GreedyOnOneBin", "--family", "contextual", "--horizon", "60"],

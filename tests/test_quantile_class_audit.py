@@ -65,15 +65,16 @@ def test_the_reference_is_dp_seq_itself():
 def test_the_sampled_outputs_follow_their_exact_law(mutant):
     rng = np.random.default_rng(11)
     n = 6000
-    for shares in (SHARES, tuple((lo, 0.0) for lo, _ in SHARES)):
-        table, book = AuditTable(shares), {}
+    for table in (AuditTable(SHARES), AuditTable(tuple((lo, 0.0) for lo, _ in SHARES)),
+                  AuditTable(SHARES, changed=1)):
+        book = {}
         codes = run_codes(LeakyDPSEQ, MUTANTS[mutant], 1.0, EPOCHS, table, n, rng, book)
         law = code_law(table, 1.0, EPOCHS, **MUTANTS[mutant])
         assert math.isclose(sum(law.values()), 1.0, rel_tol=1e-9)
         seen = {(len(sizes), k) if k >= 0 else (0, -1): np.mean(codes == c) for (sizes, k), c in book.items()}
         for code in set(law) | set(seen):
             p = law.get(code, 0.0)
-            assert abs(seen.get(code, 0.0) - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-3, (shares, code)
+            assert abs(seen.get(code, 0.0) - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-3, (table.shares, code)
 
 
 def test_the_scan_finds_dp_seqs_decision_boundary():

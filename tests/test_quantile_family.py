@@ -206,8 +206,8 @@ def test_a_researchers_epoch_class_reaches_figure_4s_sample_sizes():
 
 def test_a_leaky_researchers_class_is_run_as_written_and_its_parameters_kept():
     """The door runs what it is given: noise shrunk 1000-fold is not refused (its privacy is for
-    an audit to judge, which this family does not run on a researcher's class yet), and the
-    parameters it ran with stay on the result."""
+    the audit to judge, dpbandits.quantile.checks.class_audit), and the parameters it ran with
+    stay on the result."""
     leaky = simulate(MyDPSEQ, INSTANCE, 4.0, runs=2, seed=10, params={"leak": 1e-3})
     assert leaky.params == {"leak": 1e-3} and leaky.delta == 0.1 and leaky.epsilon == 4.0
 

@@ -151,9 +151,9 @@ def audit_inputs(args) -> dict:
         raise UsageError("--epochs is the quantile audit's (dpbandits audit --help says which family takes which "
                          "option)")
     if args.pilot is not None or args.no_power:
-        raise UsageError(f"--{'pilot' if args.pilot is not None else 'no-power'} is the dueling audit's (the online "
-                         "audit's events come from a pilot of a quarter of --samples, and its power table is always "
-                         "measured)")
+        raise UsageError(f"--{'pilot' if args.pilot is not None else 'no-power'} is the dueling and quantile audits' "
+                         "(the online audit's events come from a pilot of a quarter of --samples, and its power table "
+                         "is always measured)")
     defaults = {"accounting": 1.0, "horizons": [8, 16], "arms": 2, "rounds": [1, 3, 4], "samples": 100_000}
     for name, value in defaults.items():
         setattr(args, name, value if getattr(args, name) is None else getattr(args, name))

@@ -1,9 +1,10 @@
 """``dpbandits simulate --family dueling | quantile | contextual`` and ``dpbandits audit --family
-dueling | contextual``: a researcher's class of the dueling, quantile or contextual family (the
-family's protocol, ``dpbandits.<family>.interface``) run beside the paper's algorithms on one
-instance with the same root seed, written as a table (a 95% bootstrap CI of the mean per
-algorithm) and a figure; a dueling class, or a contextual local randomiser per user, audited with
-its negative control and the audit's power per leak class at its size. The online family's commands are :mod:`dpbandits.workflow.cli`'s.
+dueling | quantile | contextual``: a researcher's class of the dueling, quantile or contextual
+family (the family's protocol, ``dpbandits.<family>.interface``) run beside the paper's algorithms
+on one instance with the same root seed, written as a table (a 95% bootstrap CI of the mean per
+algorithm) and a figure; a dueling class, a private quantile class in the epoch form, or a
+contextual local randomiser per user, audited with its negative control and the audit's power per
+leak class at its size. The online family's commands are :mod:`dpbandits.workflow.cli`'s.
 
 Instances are named as a call of one of the family's constructors with literal arguments
 (``--instance "f1(8)"``, ``"disc(0.4, 0.2)"``, ``"BumpInstance()"``); the dueling constructors

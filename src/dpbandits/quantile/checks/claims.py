@@ -477,6 +477,6 @@ APART: tuple[CountedApart, ...] = (
                  "SEQ against QPAC, QLUCB and Max-Q on the same streams: context the paper never runs, reported"),
     # the researcher's own algorithms (quantile.extra_algorithms), run beside SEQ or DP-SEQ
     CountedApart("X-*", "user",
-                 "a researcher's own algorithm (quantile.extra_algorithms): its comparison with the paper's "
-                 "algorithm is the researcher's, never a claim of the paper"),
+                 "a researcher's own algorithm (quantile.extra_algorithms): its audit, its negative control and "
+                 "its comparison with the paper's algorithm are the researcher's, never a claim of the paper"),
 )

@@ -21,9 +21,8 @@ in epoch t, a coarse grid then bisection, for the share at which a run that reac
 decides there half the time (``pilot / 5`` runs per share). The candidate tables
 (:func:`candidate_tables`) are each scan's boundary and both at once (``tied``: arm 0's median
 ties arm 1's and one changed sample moves a comparison both ways, the worst case of Theorem 6's
-accounting), each with one sample of epoch 1, 2, ... or ``epochs - 1`` changed (a sample of the
-last epoch moves its decision only, as one of epoch 1 can). Each candidate's pilot of ``pilot``
-runs per table is split in halves, events from one (the upper and lower sets of the
+accounting), each with one sample of epoch 1, 2, ... or ``epochs`` changed (a class need not
+run the same mechanism in every epoch). Each candidate's pilot of ``pilot`` runs per table is split in halves, events from one (the upper and lower sets of the
 log-likelihood-ratio score, :func:`dpbandits.audit.scored_lower_bound`), a lower bound from the
 other (at :data:`SELECTION_CONFIDENCE`, a ranking only); the :data:`FINALISTS` pairs with the
 largest bounds go to the final bound, which takes its
@@ -35,8 +34,7 @@ The negative control is the class built at epsilon / ``control_multiplier``; the
 by the same procedure, at the same size, on DP-SEQ's mutants (:mod:`dpbandits.quantile.checks.leaks`).
 Random streams: (seed, "quantile", "audit", "class", role). Time: a few Python calls of the class
 per epoch and run (the table's order statistics cost nothing): about 2 x 24 x ``epochs`` scanned
-shares, 3 x (``epochs`` - 1) candidates of 2 x ``pilot`` runs, and 4 x ``samples`` final runs per
-audit.
+shares, 3 x ``epochs`` candidates of 2 x ``pilot`` runs, and 4 x ``samples`` final runs per audit.
 The bound assumes the runs independent: a class must keep no state between its instances. A class
 in the per-sample form (one sample at a time, no epochs) is not audited: its samples have no
 epochs for the table to place its boundary in (an error says so).
@@ -205,7 +203,7 @@ def _audit(cls, kw: dict, epsilon: float, claimed: float, epochs: int, pilot: in
     tables = candidate_tables(*(boundary_shares(cls, kw, epsilon, epochs, d, scan, rng) for d in DIRECTIONS))
     found = []
     for name, shares in tables.items():
-        for t in range(1, max(epochs - 1, 1) + 1):
+        for t in range(1, epochs + 1):
             label = (f"{name} table at shares (-1, +1) {', '.join(f'({lo:.4f}, {hi:.4f})' for lo, hi in shares)} "
                      f"by epoch, one sample of epoch {t} changed")
             pair = (AuditTable(shares), AuditTable(shares, changed=t))
@@ -262,7 +260,7 @@ def audit_quantile_class(cls, epsilon: float = 1.0, params=None, *, epochs: int 
     real = audit(cls, kw, epsilon, "real")
     control = audit(cls, kw, epsilon / control_multiplier, "control")
     reference, leaks = leak_power(lambda c, p, role: audit(c, p, epsilon, role)) if power else (None, [])
-    changed = "1" if epochs <= 2 else f"1 to {epochs - 1}"
+    changed = "1" if epochs == 1 else f"1 to {epochs}"
     size = (f"m = 2 arms, q = 1/2, at most {epochs} epochs, tables with arm 0's share of -1 samples, of +1 samples, "
             f"or both (tied), at the decision boundary a scan of the class's outputs found in each epoch "
             f"({max(pilot // 5, 20)} runs per scanned share), one sample of epoch {changed} changed (the {FINALISTS} "

@@ -14,7 +14,7 @@
 * ``X-AUDIT-<NAME>`` (kind baseline) and ``X-AUDIT-<NAME>-CONTROL`` (kind control), for a private
   class: the black-box audit of :func:`dpbandits.quantile.checks.class_audit.audit_quantile_class`
   (two arms at q = 1/2, at most ``audit_epochs`` epochs, reward tables placed at the decision
-  boundary a scan of the class's own outputs finds in each epoch, one sample changed, the pair
+  boundary a scan of the class's own outputs finds in each epoch, one sample changed, two pairs
   chosen on a pilot of ``audit_pilot`` runs per candidate, ``audit_samples`` runs per table
   counted) at its claimed ``epsilon``, with its negative control (the class built at 2 epsilon)
   and what the audit catches at that size of DP-SEQ's leak classes (noise shrunk, composition

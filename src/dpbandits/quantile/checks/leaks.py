@@ -113,8 +113,9 @@ def _laplace_sf(x: float, scale: float) -> float:
 
 
 def code_law(table, epsilon: float, epochs: int, *, leak: str = "none", noise_multiplier: float = 1.0,
-             delta: float = 0.1, q: float = 0.5) -> dict[tuple[int, int], float]:
-    """The exact law of :class:`LeakyDPSEQ`'s output on two arms for at most ``epochs`` epochs on
+             delta: float = 0.1) -> dict[tuple[int, int], float]:
+    """The exact law of :class:`LeakyDPSEQ`'s output on two arms at q = 1/2 (epochs from 1, as the
+    audit runs it: its ``cap`` is the number of epochs) for at most ``epochs`` epochs on
     ``table`` (an object with ``counts(t, n)``: arm 0's numbers of -1 and +1 samples among the n of
     its t-th epoch; arm 1's are all 0, as in the audit's tables): code (epoch, arm named) of a run
     that decides in that epoch, (0, -1) of one that does not. In epoch e the pair (a, b) hits iff
@@ -125,9 +126,10 @@ def code_law(table, epsilon: float, epochs: int, *, leak: str = "none", noise_mu
         raise ValueError(f"leak must be one of {LeakyDPSEQ.LEAKS}, got {leak!r}")
     thresholds = {(0, 1): [], (1, 0): []}  # per pair, per epoch: the noise level x_e it must reach
     scales, low, high, total = [], 0, 0, 0
-    for e in range(dp_seq.e_star(q), dp_seq.e_star(q) + epochs):
+    q = 0.5  # e_* = 1: epoch e is the table's e-th
+    for e in range(1, epochs + 1):
         n = dp_seq.epoch_size(2, e, epsilon, delta)
-        lo, hi = table.counts(e - dp_seq.e_star(q) + 1, n)
+        lo, hi = table.counts(e, n)
         scale = dp_seq.noise_scale(2, epsilon) * noise_multiplier
         if leak == "sensitivity":
             scale /= max(dp_seq.epoch_ranks(n, e, q)[2], 1)
