@@ -127,7 +127,7 @@ def test_bandit_harness_has_the_law_of_the_reference_class(algorithm):
 def test_whole_algorithm_audit_of_alg1_and_adap_release():
     rng = np.random.default_rng(12)
     assert not audits.audit_bandit("adap_klucb", 2.0, 100_000, rng).refuted
-    assert audits.audit_bandit("adap_klucb", 2.0, 100_000, rng, noise_multiplier=0.25).refuted
+    assert audits.audit_bandit("adap_klucb", 2.0, 200_000, rng, noise_multiplier=0.25).refuted
     assert not audits.audit_bandit("anytime_lazy_ucb", 1.0, 200_000, rng).refuted
     assert audits.audit_bandit("anytime_lazy_ucb", 1.0, 200_000, rng, noise_multiplier=0.25).refuted
     assert not audits.audit_adap_release(1.0, 200_000, rng).refuted

@@ -80,12 +80,14 @@ def epsilon_lower_bound(pairs: Sequence[tuple[np.ndarray, np.ndarray]], n_codes:
 def _bound_from_counts(kx: np.ndarray, kxp: np.ndarray, n: int, epsilon: float, confidence: float,
                        names: Sequence[str]) -> AuditResult:
     """The lower bound from the counts of every event under x and x' (n outputs each): both
-    directions of every event, Bonferroni over all of them."""
-    m = 2 * kx.size
+    directions of every event, Bonferroni over all of them. A direction's ratio uses two
+    one-sided bounds (a lower one on one side's probability, an upper one on the other's), so
+    the 2 x events directions use 4 x events one-sided bounds, each at level alpha / (4 x events):
+    two-sided Clopper-Pearson intervals at alpha / (2 x events)."""
+    m = 2 * kx.size  # directions
     alpha = 1.0 - confidence
-    # one-sided bounds at level alpha / m each: two-sided CP at 2 alpha / m
-    lo_x, hi_x = clopper_pearson(kx, n, alpha=2 * alpha / m)
-    lo_xp, hi_xp = clopper_pearson(kxp, n, alpha=2 * alpha / m)
+    lo_x, hi_x = clopper_pearson(kx, n, alpha=alpha / m)
+    lo_xp, hi_xp = clopper_pearson(kxp, n, alpha=alpha / m)
     with np.errstate(divide="ignore"):
         forward = np.log(lo_x) - np.log(hi_xp)
         backward = np.log(lo_xp) - np.log(hi_x)
