@@ -137,7 +137,7 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "user's context lies outside it.",
         checks=("E-CODE-LDP",),
         note="E-CODE-LDP (REPORT) audits the released code's release, which sends noisy U, V only to the bin that "
-             "contains the context: privacy loss at least 9.66 at eps = 1, the membership leak the remark predicts. It "
+             "contains the context: privacy loss at least 9.61 at eps = 1, the membership leak the remark predicts. It "
              "supports the remark (and refutes the code: Sec4-LDPMAB). U-PRIV-2 (implementation, apart) shows our "
              "engine reports to every active bin."),
     PaperClaim(
@@ -273,7 +273,7 @@ CLAIMS: tuple[PaperClaim, ...] = (
              "itself takes the code's tau_s scale, band, depth cap and warm-up. Part of the gap is the floor of "
              "Fig7a-sublinear (at eps = 1 and 8 primary barely learns), but not all: at eps = 1024, where both "
              "learn, the code's regret is still about a third of primary's at n_P = 8e4. The REPORT rows locate the deviations in the "
-             "released code: E-CODE-LDP (its release is not eps-LDP: loss at least 9.66 at eps = 1), E-CODE-CB (its "
+             "released code: E-CODE-LDP (its release is not eps-LDP: loss at least 9.61 at eps = 1), E-CODE-CB (its "
              "radius covers 8% where a valid bound needs 99%, 7.1 times narrower than (14) at t = 1e4), E-QSAMPLER "
              "(its Q sampler draws transfer exponent 2.0 for gamma = 1, d = 2: the published Figures 8-9 use 2 gamma)."),
     PaperClaim(
