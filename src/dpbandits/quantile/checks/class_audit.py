@@ -191,7 +191,7 @@ def candidate_tables(lower: tuple[float, ...], upper: tuple[float, ...]) -> dict
     upper one, so that one changed sample moves a comparison both ways, the worst case of
     Theorem 6's accounting), clipped to shares summing to at most 1."""
     tied = tuple((lo, min(hi, 1.0 - lo)) for lo, hi in zip(lower, upper, strict=True))
-    return {"lower": tuple((c, 0.0) for c in lower), "upper": tuple((0.0, c) for c in upper), "tied": tied}
+    return dict(zip(TABLES, (tuple((c, 0.0) for c in lower), tuple((0.0, c) for c in upper), tied), strict=True))
 
 
 def _audit(cls, kw: dict, epsilon: float, claimed: float, epochs: int, pilot: int, samples: int,
