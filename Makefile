@@ -61,7 +61,7 @@ dryrun: $(STAMP)
 	$(BIN)/snakemake -n --cores $(CORES)
 
 test: $(STAMP) tex
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests workflow/scripts benchmarks examples

@@ -1,10 +1,11 @@
 """The engine's chunk scan for the paper's bound (26)-(28), compiled (every preset but
 ``authors_code``; the engine is :mod:`dpbandits.contextual.ldpmab`).
 
-Between two decisions the policy is fixed, so the engine draws the statistics of a chunk of L
-future batches at once and looks for the first batch with an elimination or a refinement.
-:func:`paper_scan` walks the chunk batch by batch and stops at that batch: per batch i and active
-bin, for the source s being fed,
+Between two decisions the policy is fixed, so the engine looks through a chunk of L future
+batches for the first batch with an elimination or a refinement. On a dataset the chunk's
+statistics are drawn at once and :func:`paper_scan` walks them batch by batch; on a synthetic
+instance :func:`mass_scan` draws each batch's statistics in the loop, so nothing is drawn after
+the first event. Both stop at that batch: per batch i and active bin, for the source s being fed,
 
 * cumulative sums t_s = t + B (i + 1), SU_s = SU + sum_{j <= i} (U_j + noise), SV_s likewise;
 * per source, lambda = min(|eps^2 SU / t|, 1) once t >= W (1 without privacy), and the terms
@@ -17,9 +18,11 @@ bin, for the source s being fed,
 * refinement (17) on the arms left after (``post``) or before the eliminations: never (0), when
   some arm has r < tau_s (1), or when every arm has (2); only below the depth cap.
 
-It returns exactly what the numpy formulation computed (the same operations in the same order;
-tested bit for bit), without computing the batches after the first event, whose draws the
-engine discards.
+:func:`paper_scan` returns exactly what the numpy formulation computed (the same operations in
+the same order; tested bit for bit), without computing the batches after the first event, whose
+draws the engine discards. :func:`mass_scan` makes the same decisions from the same statistics;
+its draws are those of ``MassFeeder.draw`` and the engine's chunk noise in another order (per
+batch, bin and arm), so it follows the same law (tested against the per-user reference).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from numba import njit
 
 from dpbandits.contextual._exact import np_maximum, np_minimum
 
-__all__ = ["paper_scan"]
+__all__ = ["mass_scan", "paper_scan"]
 
 
 @njit(cache=True, error_model="numpy")
@@ -49,43 +52,101 @@ def paper_scan(counts, vsum, noise_u, noise_v, active, t0, su0, sv0, s, others_n
     cum_u = np.zeros((nb, k))
     cum_v = np.zeros((nb, k))
     for i in range(n_batches):
-        event = False
-        for b in range(nb):
-            t[b] = t0[b, s] + batch * (i + 1)
-            tt = t[b]
-            for j in range(k):
-                cum_u[b, j] = cum_u[b, j] + ((counts[i, b, j] if active[b, j] else 0) + noise_u[i, b, j])
-                cum_v[b, j] = cum_v[b, j] + ((vsum[i, b, j] if active[b, j] else 0.0) + noise_v[i, b, j])
-                su[b, j] = su0[b, s, j] + cum_u[b, j]
-                sv[b, j] = sv0[b, s, j] + cum_v[b, j]
-                if private:
-                    lam = np_minimum(abs(eps2 * su[b, j] / (tt if tt > 0 else 1.0)), 1.0) if tt >= warmup else 0.0
-                    v = np_maximum(var_p * tt / eps2, var_np * su[b, j])
-                else:
-                    lam = 1.0 if tt >= warmup else 0.0
-                    v = var_np * np_maximum(su[b, j], 0.0)
-                num = others_num[b, j] + lam * sv[b, j]
-                den = others_den[b, j] + lam * su[b, j]
-                var = others_var[b, j] + lam * lam * v
-                est[b, j] = num / den if den > 0 else 0.0
-                r[b, j] = math.sqrt(c_n * var) / den if den > 0 else np.inf
-            best_lcb = -np.inf
-            for j in range(k):
-                best_lcb = np_maximum(best_lcb, est[b, j] - _rad(r[b, j], tau_s[b], band) if active[b, j] else -np.inf)
-            some, every, left = False, True, False
-            for j in range(k):
-                elim[b, j] = active[b, j] and best_lcb > est[b, j] + _rad(r[b, j], tau_s[b], band)
-                arm = active[b, j] and not (refine_post and elim[b, j])
-                small = r[b, j] < tau_s[b]
-                some = some or (arm and small)
-                every = every and (small or not arm)
-                left = left or arm
-                event = event or elim[b, j]
-            refine[b] = depth_ok[b] and (some if refine_rule == 1 else (every and left) if refine_rule == 2 else False)
-            event = event or refine[b]
-        if event:
+        if _scan_batch(i, counts[i], vsum[i], noise_u[i], noise_v[i], cum_u, cum_v, active, t0, su0, sv0, s,
+                       others_num, others_den, others_var, eps2, warmup, private, var_p, var_np, batch, c_n,
+                       tau_s, depth_ok, band, refine_post, refine_rule, t, su, sv, est, r, elim, refine):
             return i, True
     return n_batches - 1, False
+
+
+@njit(cache=True, error_model="numpy")
+def mass_scan(n_in_bin, split, rew, faithful, scale, arms_rng, rewards_rng, noise_rng, active, t0, su0, sv0, s,
+              others_num, others_den, others_var, eps2, warmup, private, var_p, var_np, batch, c_n, tau_s,
+              depth_ok, band, refine_post, refine_rule, t, su, sv, est, r, elim, refine):
+    """The chunk of a synthetic instance (``ldpmab.MassFeeder``), drawn batch by batch and
+    scanned as :func:`paper_scan` scans it, stopping at the first batch with an event: nothing
+    is drawn for the batches after it. Per batch i and bin b, with ``n_in_bin[i, b]`` users
+    (L, bins): the arm counts by successive binomials (stream ``arms``; ``split[j, b]`` =
+    P(arm j | not an earlier arm), (K - 1, bins)), the reward sums Binomial(count, ``rew[b, j]``)
+    (stream ``rewards``; E[f_j | bin] of the source), and with privacy the Laplace noise on U and
+    V of every arm, each a sum of B draws (``faithful``: every user reports to every active bin)
+    or of the bin's users' only, drawn exactly as ``scale`` (G1 - G2) with G1, G2 i.i.d.
+    Gamma(count, 1) (stream ``noise``). Other arguments and the outputs are paper_scan's."""
+    n_batches, nb = n_in_bin.shape
+    k = active.shape[1]
+    counts = np.zeros((nb, k), np.int64)
+    vsum = np.zeros((nb, k), np.int64)
+    noise_u = np.zeros((nb, k))
+    noise_v = np.zeros((nb, k))
+    cum_u = np.zeros((nb, k))
+    cum_v = np.zeros((nb, k))
+    for i in range(n_batches):
+        for b in range(nb):
+            rem = n_in_bin[i, b]
+            for j in range(k - 1):
+                counts[b, j] = arms_rng.binomial(rem, split[j, b]) if rem > 0 and split[j, b] > 0 else 0
+                rem -= counts[b, j]
+            counts[b, k - 1] = rem
+            for j in range(k):
+                vsum[b, j] = rewards_rng.binomial(counts[b, j], rew[b, j]) if counts[b, j] > 0 else 0
+            if private:
+                shape = float(batch) if faithful else float(n_in_bin[i, b])
+                if shape > 0:
+                    for j in range(k):
+                        noise_u[b, j] = scale * (noise_rng.standard_gamma(shape) - noise_rng.standard_gamma(shape))
+                        noise_v[b, j] = scale * (noise_rng.standard_gamma(shape) - noise_rng.standard_gamma(shape))
+                else:
+                    for j in range(k):
+                        noise_u[b, j] = noise_v[b, j] = 0.0
+        if _scan_batch(i, counts, vsum, noise_u, noise_v, cum_u, cum_v, active, t0, su0, sv0, s, others_num,
+                       others_den, others_var, eps2, warmup, private, var_p, var_np, batch, c_n, tau_s, depth_ok,
+                       band, refine_post, refine_rule, t, su, sv, est, r, elim, refine):
+            return i, True
+    return n_batches - 1, False
+
+
+@njit(cache=True, error_model="numpy")
+def _scan_batch(i, counts, vsum, noise_u, noise_v, cum_u, cum_v, active, t0, su0, sv0, s, others_num, others_den,
+                others_var, eps2, warmup, private, var_p, var_np, batch, c_n, tau_s, depth_ok, band, refine_post,
+                refine_rule, t, su, sv, est, r, elim, refine):
+    """Batch i of a chunk: its statistics (bins, K) added to the running sums cum_u, cum_v, the
+    state and decisions written as paper_scan describes; returns whether it has an event."""
+    nb, k = active.shape
+    event = False
+    for b in range(nb):
+        t[b] = t0[b, s] + batch * (i + 1)
+        tt = t[b]
+        for j in range(k):
+            cum_u[b, j] = cum_u[b, j] + ((counts[b, j] if active[b, j] else 0) + noise_u[b, j])
+            cum_v[b, j] = cum_v[b, j] + ((vsum[b, j] if active[b, j] else 0.0) + noise_v[b, j])
+            su[b, j] = su0[b, s, j] + cum_u[b, j]
+            sv[b, j] = sv0[b, s, j] + cum_v[b, j]
+            if private:
+                lam = np_minimum(abs(eps2 * su[b, j] / (tt if tt > 0 else 1.0)), 1.0) if tt >= warmup else 0.0
+                v = np_maximum(var_p * tt / eps2, var_np * su[b, j])
+            else:
+                lam = 1.0 if tt >= warmup else 0.0
+                v = var_np * np_maximum(su[b, j], 0.0)
+            num = others_num[b, j] + lam * sv[b, j]
+            den = others_den[b, j] + lam * su[b, j]
+            var = others_var[b, j] + lam * lam * v
+            est[b, j] = num / den if den > 0 else 0.0
+            r[b, j] = math.sqrt(c_n * var) / den if den > 0 else np.inf
+        best_lcb = -np.inf
+        for j in range(k):
+            best_lcb = np_maximum(best_lcb, est[b, j] - _rad(r[b, j], tau_s[b], band) if active[b, j] else -np.inf)
+        some, every, left = False, True, False
+        for j in range(k):
+            elim[b, j] = active[b, j] and best_lcb > est[b, j] + _rad(r[b, j], tau_s[b], band)
+            arm = active[b, j] and not (refine_post and elim[b, j])
+            small = r[b, j] < tau_s[b]
+            some = some or (arm and small)
+            every = every and (small or not arm)
+            left = left or arm
+            event = event or elim[b, j]
+        refine[b] = depth_ok[b] and (some if refine_rule == 1 else (every and left) if refine_rule == 2 else False)
+        event = event or refine[b]
+    return event
 
 
 @njit(cache=True, inline="always")

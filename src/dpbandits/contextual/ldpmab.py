@@ -30,17 +30,20 @@ Exact fast simulation. Two facts make a run cost O(number of bins x batches), no
 1. The noise of a bin-arm entry over a batch is a sum of B i.i.d. Laplace terms (B users report
    to every active bin), drawn exactly as a Gamma difference (:func:`laplace_sum`); the
    authors' in-bin noise is a sum over the in-bin users only.
-2. Between two decisions the policy is fixed (uniform arm choice), so the statistics of a chunk
-   of future batches can be drawn at once and the first batch with an elimination or a
-   refinement found by a scan (compiled: :mod:`dpbandits.contextual._scan`). The draws after
-   that batch are discarded and redrawn under the new policy (a stopping time: the law is
-   unchanged). The exponential-weights policy of the authors' code changes every batch and runs
+2. Between two decisions the policy is fixed (uniform arm choice), so a chunk of future
+   batches can be simulated under it and the first batch with an elimination or a refinement
+   found by a scan (compiled: :mod:`dpbandits.contextual._scan`). On a synthetic instance the
+   scan draws each batch's statistics as it reaches it and stops there; on a dataset the chunk's
+   statistics are drawn at once and the draws after that batch are discarded and redrawn under
+   the new policy (a stopping time: the law is unchanged either way). The exponential-weights policy of the authors' code changes every batch and runs
    batch by batch (on synthetic instances in one compiled loop up to the next event:
    :mod:`dpbandits.contextual._expweights`).
 
-The compiled loops (numba, cached on disk) make the same random draws in the same order as the
-numpy formulation they replaced and add in numpy's order (:mod:`dpbandits.contextual._exact`),
-so a run's results are the same bits whichever path computes them (tested).
+The compiled loops (numba, cached on disk) of the authors' code preset and of the dataset scan
+make the same random draws in the same order as the numpy formulation they replaced and add in
+numpy's order (:mod:`dpbandits.contextual._exact`), so a run's results are the same bits whichever
+path computes them (tested). The synthetic scan draws the same law in another order (per batch,
+bin and arm; tested against the numpy chunk path in distribution).
 
 Data feeders. :class:`MassFeeder` (synthetic instances) never draws contexts: the number of users
 of a batch in each active bin is Multinomial(B, bin masses), generated exactly by binomial
@@ -65,7 +68,7 @@ import numpy as np
 from dpbandits.contextual._exact import libm_exp, libm_log
 from dpbandits.contextual._expweights import target_batches
 from dpbandits.contextual._samples import sample_target_batches, tally, target_arms
-from dpbandits.contextual._scan import paper_scan
+from dpbandits.contextual._scan import mass_scan, paper_scan
 from dpbandits.contextual.config import LDPMABConfig
 from dpbandits.contextual.instances import behaviour_probabilities, q_effective_gamma
 from dpbandits.contextual.partition import PartitionTree, tau
@@ -412,6 +415,9 @@ class _Run:
                                  and config.cb == "refcode" and config.noise == "inbin_only"
                                  and config.band == "max_r_tau" and config.refine_arms == "pre"
                                  and config.refine_rule == "all")
+        # a synthetic instance under the paper's bound draws its chunks batch by batch in the
+        # compiled scan (_mass_chunk)
+        self._compiled_chunks = isinstance(feeder, MassFeeder) and config.cb == "paper"
         self._reindex()
         for _ in range(config.initial_depth):  # a fixed partition: the complete tree, before any user
             self._apply_events(np.zeros(self.bins["active"].shape, dtype=bool),
@@ -554,6 +560,29 @@ class _Run:
         return (scale * (noise.standard_gamma(m) - noise.standard_gamma(m)),
                 scale * (noise.standard_gamma(m) - noise.standard_gamma(m)))
 
+    def _mass_chunk(self, s: int, g: int, L: int, probs: np.ndarray):
+        """:meth:`_chunk_stats` of a chunk of up to L batches from batch g of a synthetic
+        instance, drawn batch by batch in the compiled scan (:func:`~dpbandits.contextual._scan.mass_scan`:
+        the draws of ``MassFeeder.draw`` and :meth:`_chunk_noise`, none after the first event)."""
+        cfg, st, bins = self.config, self.settings, self.bins
+        act = bins["active"]
+        nb, k = act.shape
+        n_in_bin = np.stack([q[g:g + L] for q in bins["seq"]], axis=1)
+        split = np.array(self.arm_split(s, probs), dtype=float).reshape(k - 1, nb)
+        tau_s, depth_ok = self._depth_terms()
+        others = [m for m in range(self.n_src) if m != s]
+        state = {"t": np.empty(nb), "su": np.empty((nb, k)), "sv": np.empty((nb, k)), "est": np.empty((nb, k)),
+                 "r": np.empty((nb, k))}
+        elim, refine = np.empty((nb, k), dtype=bool), np.empty(nb, dtype=bool)
+        i, hit = mass_scan(
+            n_in_bin, split, np.ascontiguousarray(bins["rew"][:, s, :]), cfg.noise == "faithful",
+            4.0 / self.eps[s] if cfg.private else 0.0, self.rngs["arms"], self.rngs["rewards"], self.rngs["noise"],
+            act, bins["t"], bins["su"], bins["sv"], s, *self._others_terms(s, others, act.shape), self.eps[s] ** 2,
+            st.warmup, cfg.private, cfg.var_private, cfg.var_nonprivate, cfg.batch, st.c_n, tau_s, depth_ok,
+            _BANDS[cfg.band], cfg.refine_arms == "post", _REFINE_RULES[cfg.refine_rule], state["t"], state["su"],
+            state["sv"], state["est"], state["r"], elim, refine)
+        return state, elim, refine, i, hit
+
     def _chunk_stats(self, s: int, n_b, counts, vsum, L: int):
         """The chunk's statistics up to its first batch with an event (an elimination or a
         refinement), or its last batch: (that batch's state, its decisions elim (bins, K) and
@@ -687,11 +716,15 @@ class _Run:
             if self.sources[s].target and self.config.arm_policy == "expweights":
                 L = 1
             probs = self.feeder.policy_probs(self, s)
-            n_b, counts, vsum, extra = self.feeder.draw(self, s, g, L, probs)
-            if nb:
-                state, elim, refine, i, hit = self._chunk_stats(s, n_b, counts, vsum, L)
+            if nb and self._compiled_chunks:
+                state, elim, refine, i, hit = self._mass_chunk(s, g, L, probs)
+                extra = None
             else:
-                i = L - 1
+                n_b, counts, vsum, extra = self.feeder.draw(self, s, g, L, probs)
+                if nb:
+                    state, elim, refine, i, hit = self._chunk_stats(s, n_b, counts, vsum, L)
+                else:
+                    i = L - 1
             if self.sources[s].target:
                 span = slice(gt, gt + i + 1)
                 if reward is not None:
