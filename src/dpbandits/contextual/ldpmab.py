@@ -42,8 +42,9 @@ Exact fast simulation. Two facts make a run cost O(number of bins x batches), no
 The compiled loops (numba, cached on disk) of the authors' code preset and of the dataset scan
 make the same random draws in the same order as the numpy formulation they replaced and add in
 numpy's order (:mod:`dpbandits.contextual._exact`), so a run's results are the same bits whichever
-path computes them (tested). The synthetic scan draws the same law in another order (per batch,
-bin and arm; tested against the numpy chunk path in distribution).
+path computes them (tested). The synthetic scan draws the same law with faster exact samplers
+(few users one by one, the Laplace sums as normal scale mixtures; tested against the numpy chunk
+path in distribution).
 
 Data feeders. :class:`MassFeeder` (synthetic instances) never draws contexts: the number of users
 of a batch in each active bin is Multinomial(B, bin masses), generated exactly by binomial
@@ -563,7 +564,7 @@ class _Run:
     def _mass_chunk(self, s: int, g: int, L: int, probs: np.ndarray):
         """:meth:`_chunk_stats` of a chunk of up to L batches from batch g of a synthetic
         instance, drawn batch by batch in the compiled scan (:func:`~dpbandits.contextual._scan.mass_scan`:
-        the draws of ``MassFeeder.draw`` and :meth:`_chunk_noise`, none after the first event)."""
+        the law of ``MassFeeder.draw`` and :meth:`_chunk_noise`, nothing drawn after the first event)."""
         cfg, st, bins = self.config, self.settings, self.bins
         act = bins["active"]
         nb, k = act.shape
