@@ -235,24 +235,28 @@ def test_compiled_authors_code_target_phase_equals_the_numpy_path(case):
 def test_compiled_mass_chunk_draws_the_numpy_chunk_law(noise, batch):
     """On a synthetic instance the engine draws a chunk batch by batch in the compiled scan
     (_Run._mass_chunk); the numpy path (MassFeeder.draw, the chunk noise, paper_scan) draws the
-    same law. On four bins with three arms and a chunk of eight batches, the batch where the scan
-    stops (the first event, or the last batch) and each bin-arm's sums SU and SV there (noisy, or
-    without privacy the user and reward counts) agree in distribution (KS, Holm over the 25 at
-    family level 0.01), and the same comparison of the 24 sums rejects the
-    numpy path's sums with their Laplace noise doubled in variance (without privacy: one more user
-    and reward). B = 20 puts at most 20 users in a bin (drawn one by one), B = 200 about 50
-    (successive binomials)."""
+    same law. On four bins with three arms (one bin without its first arm, one without its last),
+    a chunk of eight batches: the batch where the scan stops, each bin-arm's sums SU and SV there
+    (noisy, or without privacy the user and reward counts), each bin's SU summed over its arms and
+    each bin-arm's SU - SV (which a wrong joint law moves: arm counts drawn independently, one
+    noise draw shared by U and V) agree in distribution (KS, Holm over the 49 at family level
+    0.01). The same comparison of the active arms' sums rejects the numpy path's sums with their
+    Laplace noise doubled in variance (without privacy: 10% more users and rewards). B = 20 puts at most
+    20 users in a bin (drawn one by one), B = 200 about 50 (successive binomials)."""
     sources = [Source(4000, 2.0, target=True)]
     cfg = (preset("primary", batch=batch, private=False) if noise == "none"
            else preset("primary", batch=batch, noise=noise))
     run = _Run(cfg, INST.d, INST.k, sources, MassFeeder(INST, sources, cfg.batch), derive_seed(21, noise, batch))
     for _ in range(2):  # four bins, their per-batch user counts drawn (the contexts stream)
         run._apply_events(np.zeros(run.bins["active"].shape, dtype=bool), np.ones(run.bins["node"].size, dtype=bool), -1)
+    run.bins["active"][1, 0] = run.bins["active"][2, 2] = False
+    run._version += 1  # the policy and its arm split follow the active sets
     nb, k = run.bins["active"].shape
     assert (nb, k) == (4, 3) and len({tuple(q[:8]) for q in run.bins["seq"]}) > 1
     per_user = np.stack([q[:8] for q in run.bins["seq"]]) <= PER_USER * (2 * k - 1)
     assert per_user.all() if batch == 20 else per_user.mean() < 0.2
     probs = run.feeder.policy_probs(run, 0)
+    assert probs[1, 0] == probs[2, 2] == 0 and probs[0, 0] > 0
     reps, L = 1500, 8
     mass, numpy_path, extra = np.empty((reps, 2, nb, k)), np.empty((reps, 2, nb, k)), np.empty((reps, 2, nb, k))
     stops = np.empty((reps, 2))
@@ -265,16 +269,76 @@ def test_compiled_mass_chunk_draws_the_numpy_chunk_law(noise, batch):
         state, _, _, stops[rep, 1], _ = run._chunk_stats(0, n_b, counts, vsum, L)
         numpy_path[rep] = state["su"], state["sv"]
         shape = np.broadcast_to(float(L * cfg.batch) if noise == "faithful" else n_b.sum(axis=0)[:, None], (nb, k))
-        extra[rep] = 1.0 if noise == "none" else laplace_sum(run.rngs["noise"], shape, 4.0 / sources[0].epsilon,
-                                                             size=(2, nb, k))
-    same = [stats.ks_2samp(mass[:, c, b, j], numpy_path[:, c, b, j]).pvalue
-            for c in range(2) for b in range(nb) for j in range(k)]
+        extra[rep] = (0.1 * numpy_path[rep] if noise == "none"
+                      else laplace_sum(run.rngs["noise"], shape, 4.0 / sources[0].epsilon, size=(2, nb, k)))
+
+    def statistics(sums, arms=None):
+        return [sums[:, c, b, j] for c in range(2) for b in range(nb) for j in range(k) if arms is None or arms[b, j]]
+
+    def joint(sums):
+        return [sums[:, 0, b].sum(axis=1) for b in range(nb)] + [sums[:, 0, b, j] - sums[:, 1, b, j]
+                                                                  for b in range(nb) for j in range(k)]
+
+    same = [stats.ks_2samp(a, b).pvalue
+            for a, b in zip(statistics(mass) + joint(mass), statistics(numpy_path) + joint(numpy_path), strict=True)]
     same.append(stats.ks_2samp(stops[:, 0], stops[:, 1]).pvalue if np.ptp(stops) else 1.0)
     assert not holm(same, alpha=0.01)[0].any(), np.round(same, 4)
     louder = numpy_path + extra
-    power = [stats.ks_2samp(mass[:, c, b, j], louder[:, c, b, j]).pvalue
-             for c in range(2) for b in range(nb) for j in range(k)]
+    active = run.bins["active"]
+    power = [stats.ks_2samp(a, b).pvalue
+             for a, b in zip(statistics(mass, active), statistics(louder, active), strict=True)]
     assert holm(power, alpha=0.01)[0].all(), np.round(power, 4)
+
+
+@pytest.mark.parametrize("band, refine_rule, refine_arms, private",
+                         [("max_r_tau", "all", "post", True), ("2r", "any", "pre", True), ("r", "never", "post", True),
+                          ("max_r_tau", "any", "post", False)])
+def test_paper_scan_equals_the_numpy_bound_bit_for_bit(band, refine_rule, refine_arms, private):
+    """The compiled scan of a drawn chunk (_scan.paper_scan, the dataset path) against the same
+    batches judged in numpy (_paper_terms, _radius, _decide on the cumulative sums): the same
+    stopping batch and event, and the same state and decisions there, bit for bit."""
+    from dpbandits.contextual._scan import paper_scan
+    from dpbandits.contextual.ldpmab import _BANDS, _REFINE_RULES, _decide, _paper_terms, _radius
+
+    cfg = preset("primary", band=band, refine_rule=refine_rule, refine_arms=refine_arms, private=private)
+    rng = np.random.default_rng(31)
+    stops = []
+    for _ in range(40):
+        L, nb, k, S, s = 12, 5, 3, 2, 1
+        active = rng.random((nb, k)) < 0.8
+        active[:, 0] = True
+        counts = rng.integers(0, 6, size=(L, nb, k))
+        vsum = rng.binomial(counts, 0.5)
+        noise_u, noise_v = (rng.laplace(0, 3, (L, nb, k)), rng.laplace(0, 3, (L, nb, k))) if private else \
+            (np.zeros((L, nb, k)), np.zeros((L, nb, k)))
+        t0 = rng.integers(0, 200, size=(nb, S)).astype(float)  # below the warm-up: no decision yet
+        su0, sv0 = rng.normal(0.1, 1, (nb, S, k)) * t0[..., None], rng.normal(0.05, 1, (nb, S, k)) * t0[..., None]
+        others = (np.zeros((nb, k)),) * 3 if rng.random() < 0.5 else \
+            (rng.normal(5, 5, (nb, k)), rng.normal(10, 10, (nb, k)), rng.gamma(2, 20, (nb, k)))
+        eps, warmup, batch, c_n = 1.5, 150.0, 20, 2.0
+        tau_s, depth_ok = rng.uniform(0.2, 3.0, nb), rng.random(nb) < 0.7
+        out = {"t": np.empty(nb), "su": np.empty((nb, k)), "sv": np.empty((nb, k)), "est": np.empty((nb, k)),
+               "r": np.empty((nb, k)), "elim": np.empty((nb, k), dtype=bool), "refine": np.empty(nb, dtype=bool)}
+        i, hit = paper_scan(counts, vsum, noise_u, noise_v, active, t0, su0, sv0, s, *others, eps**2, warmup, private,
+                            cfg.var_private, cfg.var_nonprivate, batch, c_n, tau_s, depth_ok, _BANDS[band],
+                            refine_arms == "post", _REFINE_RULES[refine_rule], out["t"], out["su"], out["sv"],
+                            out["est"], out["r"], out["elim"], out["refine"])
+        su = su0[:, s] + np.cumsum(np.where(active, counts, 0) + noise_u, axis=0)
+        sv = sv0[:, s] + np.cumsum(np.where(active, vsum, 0.0) + noise_v, axis=0)
+        for j in range(L):
+            t = t0[:, s] + batch * (j + 1)
+            num, den, var = (o + term for o, term in zip(others, _paper_terms(
+                t[:, None], su[j], sv[j], eps, warmup, private, cfg.var_private, cfg.var_nonprivate), strict=True))
+            f, r = _radius(num, den, var, c_n)
+            elim, refine = _decide(f, r, active, tau_s, depth_ok, cfg)
+            if elim.any() or refine.any() or j == L - 1:
+                break
+        assert (i, hit) == (j, bool(elim.any() or refine.any()))
+        stops.append((i, hit))
+        for name, value in (("t", t), ("su", su[j]), ("sv", sv[j]), ("est", f), ("r", r), ("elim", elim),
+                            ("refine", refine)):
+            np.testing.assert_array_equal(out[name], value, err_msg=name)
+    assert len(set(stops)) > 2  # events at several batches (and, with privacy, chunks without one)
 
 
 def test_sample_feeder_matches_reference_realised_regret():

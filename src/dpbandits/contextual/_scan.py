@@ -22,7 +22,8 @@ the first event. Both stop at that batch: per batch i and active bin, for the so
 the same order; tested bit for bit), without computing the batches after the first event, whose
 draws the engine discards. :func:`mass_scan` makes the same decisions from statistics of the
 same law as ``MassFeeder.draw`` and the engine's chunk noise, drawn with faster exact samplers
-(tested against that numpy path in distribution, and against the per-user reference).
+(tested against that numpy path in distribution, and against the per-user reference; its
+Laplace-sum sampler, :func:`laplace_sums`, is check U-PRIV-3's too).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from numba import njit
 
 from dpbandits.contextual._exact import np_maximum, np_minimum
 
-__all__ = ["PER_USER", "mass_scan", "paper_scan"]
+__all__ = ["PER_USER", "laplace_sums", "mass_scan", "paper_scan"]
 
 # mass_scan draws a bin's users one by one when they are at most PER_USER x (2K - 1), the number of
 # binomial draws the successive-binomial form takes (two uniforms per user cost about what a
@@ -128,16 +129,32 @@ def mass_scan(n_in_bin, split, rew, faithful, scale, arms_rng, rewards_rng, nois
             if private:
                 m = float(batch) if faithful else float(n)
                 for j in range(k):
-                    if m > 0:
-                        noise_u[b, j] = scale * math.sqrt(2.0 * noise_rng.standard_gamma(m)) * noise_rng.standard_normal()
-                        noise_v[b, j] = scale * math.sqrt(2.0 * noise_rng.standard_gamma(m)) * noise_rng.standard_normal()
-                    else:
-                        noise_u[b, j] = noise_v[b, j] = 0.0
+                    noise_u[b, j] = _laplace_sum(noise_rng, m, scale)
+                    noise_v[b, j] = _laplace_sum(noise_rng, m, scale)
         if _scan_batch(i, counts, vsum, noise_u, noise_v, cum_u, cum_v, active, t0, su0, sv0, s, others_num,
                        others_den, others_var, eps2, warmup, private, var_p, var_np, batch, c_n, tau_s, depth_ok,
                        band, refine_post, refine_rule, t, su, sv, est, r, elim, refine):
             return i, True
     return n_batches - 1, False
+
+
+@njit(cache=True)
+def _laplace_sum(rng, m, scale):
+    """The sum of m i.i.d. Lap(scale) draws (0 for m = 0), exactly, as scale sqrt(2G) Z with
+    G ~ Gamma(m, 1) and Z standard normal: one Gamma and one normal draw."""
+    if m <= 0:
+        return 0.0
+    return scale * math.sqrt(2.0 * rng.standard_gamma(m)) * rng.standard_normal()
+
+
+@njit(cache=True)
+def laplace_sums(rng, m, scale, n):
+    """n draws of :func:`mass_scan`'s Laplace-sum sampler (the sum of m Lap(scale) draws), for its
+    checks (U-PRIV-3)."""
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = _laplace_sum(rng, m, scale)
+    return out
 
 
 @njit(cache=True, error_model="numpy")

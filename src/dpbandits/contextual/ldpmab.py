@@ -28,21 +28,24 @@ the realised pseudo-regret (what the authors log) and is what Theorems 2.6 and 3
 Exact fast simulation. Two facts make a run cost O(number of bins x batches), not O(users x bins):
 
 1. The noise of a bin-arm entry over a batch is a sum of B i.i.d. Laplace terms (B users report
-   to every active bin), drawn exactly as a Gamma difference (:func:`laplace_sum`); the
-   authors' in-bin noise is a sum over the in-bin users only.
+   to every active bin), drawn exactly in O(1): as a Gamma difference (:func:`laplace_sum`), or
+   in the synthetic scan as a normal scale mixture (:func:`~dpbandits.contextual._scan.laplace_sums`);
+   the authors' in-bin noise is a sum over the in-bin users only.
 2. Between two decisions the policy is fixed (uniform arm choice), so a chunk of future
    batches can be simulated under it and the first batch with an elimination or a refinement
-   found by a scan (compiled: :mod:`dpbandits.contextual._scan`). On a synthetic instance the
-   scan draws each batch's statistics as it reaches it and stops there; on a dataset the chunk's
+   found by a scan (compiled for the paper's bound: :mod:`dpbandits.contextual._scan`). On a
+   synthetic instance under the paper's bound the scan draws each batch's statistics as it
+   reaches it and stops there; otherwise (a dataset, or the authors' bound) the chunk's
    statistics are drawn at once and the draws after that batch are discarded and redrawn under
    the new policy (a stopping time: the law is unchanged either way). The exponential-weights policy of the authors' code changes every batch and runs
    batch by batch (on synthetic instances in one compiled loop up to the next event:
    :mod:`dpbandits.contextual._expweights`).
 
-The compiled loops (numba, cached on disk) of the authors' code preset and of the dataset scan
-make the same random draws in the same order as the numpy formulation they replaced and add in
+The compiled loops (numba, cached on disk) of the authors' code preset and the dataset scan make
+the same random draws in the same order as the numpy formulation they replaced and add in
 numpy's order (:mod:`dpbandits.contextual._exact`), so a run's results are the same bits whichever
-path computes them (tested). The synthetic scan draws the same law with faster exact samplers
+path computes them (tested: the authors' preset against its per-batch numpy path, the scan
+against _paper_terms, _radius and _decide). The synthetic scan draws the same law with faster exact samplers
 (few users one by one, the Laplace sums as normal scale mixtures; tested against the numpy chunk
 path in distribution).
 
@@ -82,7 +85,7 @@ __all__ = ["Source", "RunSettings", "LDPMABResult", "run_ldpmab", "MassFeeder", 
 STREAMS = ("contexts", "arms", "rewards", "noise", "splitter")
 _MAX_CHUNK_ELEMENTS = 250_000
 _MAX_WINDOW = 4096  # target batches per call of the compiled authors_code loop
-_BANDS = {"2r": 0, "r": 1, "max_r_tau": 2}  # the codes of _scan.paper_scan
+_BANDS = {"2r": 0, "r": 1, "max_r_tau": 2}  # the codes of _scan.paper_scan and _scan.mass_scan
 _REFINE_RULES = {"never": 0, "any": 1, "all": 2}
 
 

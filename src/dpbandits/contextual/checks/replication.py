@@ -96,8 +96,8 @@ NOTES = ReplicationNotes(
          "the test point, the reward centres), and a line-by-line mimic of the code agrees with the "
          "released code's own means (C-REF-RELEASED); its agreement with the authors' logged means is "
          "less clear-cut (C-REF)."),
-        ("Simulating at scale: the Laplace sums of a batch are drawn exactly as Gamma differences and bin "
-         "counts by binomial thinning, so the paper's grids and a grid far beyond them are cheap, and the "
+        ("Simulating at scale: the Laplace sums of a batch are drawn exactly (Gamma differences, or normal "
+         "scale mixtures) and bin counts by binomial thinning, so the paper's grids and a grid far beyond them are cheap, and the "
          "engine is tested in distribution against a plain per-user reference."),
         ("Adult was identified: the US natives among the complete UCI rows match Table 1's target size "
          "exactly, and the data are fetched and pinned by hash."),
