@@ -241,8 +241,8 @@ def test_compiled_mass_chunk_draws_the_numpy_chunk_law(noise, batch):
     each bin-arm's SU - SV (which a wrong joint law moves: arm counts drawn independently, one
     noise draw shared by U and V) agree in distribution (KS, Holm over the 49 at family level
     0.01). The same comparison of the active arms' sums rejects the numpy path's sums with their
-    Laplace noise doubled in variance (without privacy: 10% more users and rewards). B = 20 puts at most
-    20 users in a bin (drawn one by one), B = 200 about 50 (successive binomials)."""
+    Laplace noise doubled in variance (without privacy: 10% more users and rewards). B = 20 puts
+    at most 20 users in a bin (drawn one by one), B = 200 about 50 (successive binomials)."""
     sources = [Source(4000, 2.0, target=True)]
     cfg = (preset("primary", batch=batch, private=False) if noise == "none"
            else preset("primary", batch=batch, noise=noise))
@@ -311,7 +311,7 @@ def test_paper_scan_equals_the_numpy_bound_bit_for_bit(band, refine_rule, refine
         vsum = rng.binomial(counts, 0.5)
         noise_u, noise_v = (rng.laplace(0, 3, (L, nb, k)), rng.laplace(0, 3, (L, nb, k))) if private else \
             (np.zeros((L, nb, k)), np.zeros((L, nb, k)))
-        t0 = rng.integers(0, 200, size=(nb, S)).astype(float)  # below the warm-up: no decision yet
+        t0 = rng.integers(0, 200, size=(nb, S)).astype(float)  # about the warm-up (150): decisions start at once or later
         su0, sv0 = rng.normal(0.1, 1, (nb, S, k)) * t0[..., None], rng.normal(0.05, 1, (nb, S, k)) * t0[..., None]
         others = (np.zeros((nb, k)),) * 3 if rng.random() < 0.5 else \
             (rng.normal(5, 5, (nb, k)), rng.normal(10, 10, (nb, k)), rng.gamma(2, 20, (nb, k)))

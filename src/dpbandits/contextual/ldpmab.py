@@ -37,17 +37,17 @@ Exact fast simulation. Two facts make a run cost O(number of bins x batches), no
    synthetic instance under the paper's bound the scan draws each batch's statistics as it
    reaches it and stops there; otherwise (a dataset, or the authors' bound) the chunk's
    statistics are drawn at once and the draws after that batch are discarded and redrawn under
-   the new policy (a stopping time: the law is unchanged either way). The exponential-weights policy of the authors' code changes every batch and runs
-   batch by batch (on synthetic instances in one compiled loop up to the next event:
-   :mod:`dpbandits.contextual._expweights`).
+   the new policy (a stopping time: the law is unchanged either way). The exponential-weights
+   policy of the authors' code changes every batch and runs batch by batch (on synthetic
+   instances in one compiled loop up to the next event: :mod:`dpbandits.contextual._expweights`).
 
 The compiled loops (numba, cached on disk) of the authors' code preset and the dataset scan make
 the same random draws in the same order as the numpy formulation they replaced and add in
 numpy's order (:mod:`dpbandits.contextual._exact`), so a run's results are the same bits whichever
 path computes them (tested: the authors' preset against its per-batch numpy path, the scan
-against _paper_terms, _radius and _decide). The synthetic scan draws the same law with faster exact samplers
-(few users one by one, the Laplace sums as normal scale mixtures; tested against the numpy chunk
-path in distribution).
+against _paper_terms, _radius and _decide). The synthetic scan draws the same law with faster
+exact samplers (few users one by one, the Laplace sums as normal scale mixtures; tested against
+the numpy chunk path in distribution).
 
 Data feeders. :class:`MassFeeder` (synthetic instances) never draws contexts: the number of users
 of a batch in each active bin is Multinomial(B, bin masses), generated exactly by binomial
