@@ -16,11 +16,19 @@ drives it, one round at a time, exactly as it drives the paper's algorithms)::
         def update(self, t: int, arm: int, reward: float) -> None:  # its Bernoulli reward
             ...
         releases: numpy.ndarray   # optional: number of private releases per arm (reported)
+        def published(self) -> numpy.ndarray:  # optional: every private value released so far
+            ...
 
 * ``rng`` is the algorithm's own random stream (never the rewards'); an algorithm with several
   mechanisms splits it (``rng.spawn(2)``) so that no stream serves two mechanisms.
 * Parameters are keyword arguments with defaults; the config's ``params`` (and ``simulate``'s)
   are checked against them, so a misspelt parameter is an error naming the allowed ones.
+* ``published()`` (optional method): the values the algorithm has released so far, in the order
+  released (e.g. each arm's noisy sum at the end of each epoch), as a 1-D float array (per-step; it
+  may grow from round to round) or an array of shape (copies, r) (vectorised; NaN where a copy has
+  released fewer than r values). The audit then reads them beside the actions: a leak the actions
+  hide (a reward in several releases, noise reused) shows in the values themselves. (``releases``
+  is taken: it is the count of releases per arm that ``simulate`` reports.)
 * ``noise_multiplier`` (optional keyword, default 1) multiplies the scale of every privacy noise.
   When it exists, the audit's negative control is the algorithm with its noise scale multiplied by
   its entry's ``control_noise_multiplier`` (default ``online.audit.control_noise_multiplier``, as
@@ -65,7 +73,7 @@ __all__ = ["BanditAlgorithm", "load_algorithm", "algorithm_params", "check_algor
            "supports_copies", "supports_noise_multiplier", "is_private", "ExtraAlgorithm",
            "extra_algorithms", "extra_algorithm_problems", "source_file", "REQUIRED_ARGS",
            "PAPER_NAMES", "checked_arm", "checked_arms", "extra_check_ids", "dry_run_problems", "AUDIT_ROUNDS",
-           "MAX_AUDIT_CODES"]
+           "MAX_AUDIT_CODES", "supports_published", "checked_published"]
 
 REQUIRED_ARGS = ("n_arms", "epsilon", "horizon", "rng")
 AUDIT_ROUNDS = (1, 3, 4)  # the rounds whose reward vector the audit's neighbours mirror (as P-MC-BANDIT)
@@ -125,6 +133,30 @@ def supports_copies(cls) -> bool:
 
 def supports_noise_multiplier(cls) -> bool:
     return "noise_multiplier" in _signature(cls).parameters
+
+
+def supports_published(cls) -> bool:
+    """Does the class publish its private releases (the optional ``published()`` method)?"""
+    return callable(getattr(cls, "published", None))
+
+
+def checked_published(values, copies: int | None, who: str, t: int) -> np.ndarray:
+    """The values of ``who.published()`` after round ``t`` as a float array of shape (1, r)
+    (per-step: ``copies`` None) or (copies, r), if they are real numbers (NaN: not released by that
+    copy); otherwise a ``ValueError`` naming the class, the call, the round and the value."""
+    call = f"{who}.published() after round {t}" + ("" if copies is None else f" with copies={copies}")
+    try:
+        a = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{call} returned {values!r}; allowed: an array of real numbers") from None
+    if np.asarray(values).dtype.kind == "b":
+        raise ValueError(f"{call} returned booleans; allowed: an array of real numbers")
+    expected = "(r,)" if copies is None else f"({copies}, r)"
+    if (copies is None and a.ndim != 1) or (copies is not None and (a.ndim != 2 or a.shape[0] != copies)):
+        raise ValueError(f"{call} returned shape {a.shape}; expected {expected}")
+    if np.isinf(a).any():
+        raise ValueError(f"{call} returned {a[np.isinf(a)].flat[0].item()!r}; allowed: finite values (NaN: not released)")
+    return a[None, :] if copies is None else a
 
 
 def is_private(cls) -> bool:
@@ -239,7 +271,8 @@ def extra_algorithms(online: Mapping) -> list[ExtraAlgorithm]:
 
 def dry_run_problems(cls, params: Mapping, steps: int = 5) -> list[str]:
     """A dry construction of ``cls`` with ``params`` (K = 2, epsilon = 1, T = ``steps``) and its
-    first rounds, per-step and, if it has them, with two copies: the errors a job would meet."""
+    first rounds, per-step and, if it has them, with two copies, and then its published values if
+    it publishes them (``published()``): the errors a job would meet."""
     out = []
     for copies in ((None, 2) if supports_copies(cls) else (None,)):
         where = "per-step" if copies is None else f"with copies={copies}"
@@ -253,6 +286,8 @@ def dry_run_problems(cls, params: Mapping, steps: int = 5) -> list[str]:
                 else:
                     arms = checked_arms(alg.select(t), 2, copies, cls.__name__, t)
                     alg.update(t, arms, np.ones(copies))
+            if supports_published(cls):
+                checked_published(alg.published(), copies, cls.__name__, steps)
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of user code is reported
             out.append(f"a dry run ({where}, K = 2, epsilon = 1, {steps} rounds) fails: {type(exc).__name__}: {exc}")
     return out

@@ -194,10 +194,12 @@ def audit_command(args, inputs: dict) -> pd.DataFrame:
         audit_power,
         control_multiplier,
     )
+    from dpbandits.online.interface import supports_published
 
     spec, a = inputs["spec"], inputs["a"]
+    reads = "its actions and published values" if supports_published(spec.load()) else "its actions"
     print(f"auditing {args.algorithm} at K = {args.arms}, T = {', '.join(map(str, args.horizons))} with {args.samples} runs per "
-          "table (the algorithm, its control and four leak classes)...", file=sys.stderr)
+          f"table, reading {reads} (the algorithm, its control and four leak classes)...", file=sys.stderr)
     start = time.perf_counter()
     real, control, how = audit_extra(spec, args.seed, a)
     middle = time.perf_counter()

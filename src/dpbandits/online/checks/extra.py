@@ -4,7 +4,9 @@
 * ``X-AUDIT-<NAME>`` (kind baseline) and ``X-AUDIT-<NAME>-CONTROL`` (kind control): the
   black-box audit of the paper's algorithms (spec 6.5 P-MC-BANDIT: the fixed K = 2, T = 8 reward
   table of :data:`dpbandits.online.checks.audits.BANDIT_TABLE`, neighbours that mirror the reward vector
-  of round h in {1, 3, 4}, the output being the whole action sequence), at each of the
+  of round h in {1, 3, 4}, the output being the whole action sequence, and, for a class that
+  publishes its releases (``published()``), also the action sequence with the published values:
+  :func:`audit_class`), at each of the
   algorithm's ``audit_horizons`` (default 8 and 16: the table's rows repeated; Bonferroni over the
   horizons), with its ``audit_arms`` (default 2: :func:`audit_table`) and its ``audit_rounds``
   (default 1, 3, 4) if the config sets them, run on the class at its
@@ -55,6 +57,7 @@ import numpy as np
 import pandas as pd
 
 from dpbandits.audit import AuditResult, epsilon_lower_bound, scored_lower_bound
+from dpbandits.audit.releases import JOINT_LEVELS
 from dpbandits.evidence.audits import LeakPower, user_audit_rows
 from dpbandits.evidence.claims import Claim
 from dpbandits.online.checks.audits import BANDIT_TABLE
@@ -63,27 +66,32 @@ from dpbandits.online.interface import (
     AUDIT_ROUNDS,
     ExtraAlgorithm,
     check_algorithm_params,
+    checked_published,
     extra_algorithms,
     supports_copies,
     supports_noise_multiplier,
+    supports_published,
 )
 from dpbandits.rng import make_rng
 from dpbandits.sim.reference import checked_arm, checked_arms
 from dpbandits.stats import bootstrap_ratio_of_means
 
-__all__ = ["class_action_codes", "audit_class", "audit_table", "audit_over_horizons", "audit_extra", "audit_power",
+__all__ = ["class_runs", "class_action_codes", "audit_class", "audit_table", "audit_over_horizons", "audit_extra", "audit_power",
            "audit_size", "control_multiplier",
            "check_x_audit", "check_x_regret", "AUDIT_ROUNDS"]
 
 PAPER = "online"
+PUBLISHED_LEVELS = JOINT_LEVELS  # the quantiles that cut each published value into cells
 REFERENCE = "lazy_dp_ts"  # what X-REGRET compares with: the paper's best algorithm in Figs 1-2
 
 
-def class_action_codes(cls, params, table: np.ndarray, epsilon: float, n_samples: int,
-                       rng: np.random.Generator, noise_multiplier: float | None = None) -> np.ndarray:
-    """Action sequences of ``n_samples`` independent runs of ``cls`` on one fixed reward table
-    (T x K), as integer codes sum_t a_t K^(T - t) (all T rounds). ``noise_multiplier`` (None: not
-    passed) needs the class to accept it."""
+def class_runs(cls, params, table: np.ndarray, epsilon: float, n_samples: int, rng: np.random.Generator,
+               noise_multiplier: float | None = None, published: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """``n_samples`` independent runs of ``cls`` on one fixed reward table (T x K): their action
+    sequences as integer codes sum_t a_t K^(T - t) (all T rounds), and, with ``published``, the
+    values each run has published after round T (``published()``; shape (runs, r), r the most any
+    run published, NaN where a run published fewer; None without). ``noise_multiplier`` (None:
+    not passed) needs the class to accept it."""
     horizon, k = table.shape
     kw = dict(check_algorithm_params(cls, params))
     if noise_multiplier is not None:
@@ -95,7 +103,8 @@ def class_action_codes(cls, params, table: np.ndarray, epsilon: float, n_samples
             arms = checked_arms(alg.select(t), k, n_samples, cls.__name__, t)
             alg.update(t, arms, table[t - 1, arms])
             codes = codes * k + arms
-        return codes
+        return codes, (checked_published(alg.published(), n_samples, cls.__name__, horizon) if published else None)
+    values = []
     for i in range(n_samples):
         alg = cls(k, epsilon, horizon, rng, **kw)
         code = 0
@@ -104,20 +113,84 @@ def class_action_codes(cls, params, table: np.ndarray, epsilon: float, n_samples
             alg.update(t, arm, float(table[t - 1, arm]))
             code = code * k + arm
         codes[i] = code
-    return codes
+        if published:
+            values.append(checked_published(alg.published(), None, cls.__name__, horizon)[0])
+    if not published:
+        return codes, None
+    out = np.full((n_samples, max((v.size for v in values), default=0)), np.nan)
+    for i, v in enumerate(values):
+        out[i, :v.size] = v
+    return codes, out
+
+
+def class_action_codes(cls, params, table: np.ndarray, epsilon: float, n_samples: int,
+                       rng: np.random.Generator, noise_multiplier: float | None = None) -> np.ndarray:
+    """The action codes of :func:`class_runs`."""
+    return class_runs(cls, params, table, epsilon, n_samples, rng, noise_multiplier)[0]
+
+
+def _published_cuts(*values: np.ndarray) -> list[np.ndarray]:
+    """Per published position, the cuts of its cells: the :data:`PUBLISHED_LEVELS` quantiles of
+    that position's values over the runs given (a first pilot of both tables of a pair); none where
+    no run published there."""
+    width = max(v.shape[1] for v in values)
+    stacked = np.vstack([np.pad(v, ((0, 0), (0, width - v.shape[1])), constant_values=np.nan) for v in values])
+    cuts = []
+    for c in range(width):
+        column = stacked[:, c][~np.isnan(stacked[:, c])]
+        cuts.append(np.quantile(column, PUBLISHED_LEVELS) if column.size else np.empty(0))
+    return cuts
+
+
+def _joint_rows(codes: np.ndarray, values: np.ndarray, cuts: list[np.ndarray]) -> np.ndarray:
+    """One row per run: its action code, then each published position's cell (below the first
+    cut = 0, ..., above the last = len(levels); not published = len(levels) + 1). Positions beyond
+    the cuts' (published by no run of the first pilot) are left out."""
+    absent = len(PUBLISHED_LEVELS) + 1
+    rows = np.empty((codes.size, 1 + len(cuts)), dtype=np.int64)
+    rows[:, 0] = codes
+    for c, cut in enumerate(cuts):
+        column = values[:, c] if c < values.shape[1] else np.full(codes.size, np.nan)
+        rows[:, 1 + c] = np.where(np.isnan(column), absent, np.searchsorted(cut, column))
+    return rows
+
+
+def _published_pair(cut_pilot, pilot, counted) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], int]:
+    """One neighbouring pair's outputs read jointly (actions and published values): the pilot's and
+    the counted runs' codes, numbered 0, 1, ... over the distinct rows of :func:`_joint_rows`, and
+    how many there are. The numbering uses every run, but an output's score (its estimated
+    log-likelihood ratio) depends on the pilot's counts of it alone, so the events stay the
+    pilot's (:func:`dpbandits.audit.scored_lower_bound`)."""
+    cuts = _published_cuts(*(values for _, values in cut_pilot))
+    blocks = [_joint_rows(codes, values, cuts) for codes, values in (*pilot, *counted)]
+    distinct, dense = np.unique(np.vstack(blocks), axis=0, return_inverse=True)
+    parts = np.split(dense.ravel(), np.cumsum([b.shape[0] for b in blocks])[:-1])
+    return (parts[0], parts[1]), (parts[2], parts[3]), int(distinct.shape[0])
 
 
 def audit_class(cls, params, epsilon: float, claimed_epsilon: float, n_samples: int,
                 rng: np.random.Generator, confidence: float = 0.999,
                 noise_multiplier: float | None = None, table: np.ndarray = BANDIT_TABLE,
-                rounds: tuple[int, ...] = AUDIT_ROUNDS, events: str = "scored") -> AuditResult:
+                rounds: tuple[int, ...] = AUDIT_ROUNDS, events: str = "scored",
+                published: bool = False) -> AuditResult:
     """The black-box audit of P-MC-BANDIT on ``cls`` constructed at ``epsilon``: one neighbouring
     pair per round h (its reward vector mirrored), tested against ``claimed_epsilon``. Events:
     "scored" (default), the upper and lower sets of each action sequence's log-likelihood ratio
     estimated on an independent pilot of ``n_samples`` // 4 runs per table
-    (:func:`dpbandits.audit.scored_lower_bound`); "atoms", every one of the K^T sequences."""
+    (:func:`dpbandits.audit.scored_lower_bound`); "atoms", every one of the K^T sequences.
+
+    With ``published`` (the class's ``published()``; scored events only) every run is read twice:
+    as its action sequence (as above) and as its action sequence together with the values it
+    published, each value cut into cells at :data:`PUBLISHED_LEVELS` quantiles of a first pilot of
+    ``n_samples`` // 10 runs per table (at least 1000) and the cells coded jointly, so that a leak
+    only the values show (a reward in several releases, noise reused) is within reach; one
+    Bonferroni correction covers the events of both readings. Every pilot is independent of the
+    runs the bound counts."""
     if events not in ("scored", "atoms"):
         raise ValueError(f"events must be 'scored' or 'atoms', got {events!r}")
+    if published and events != "scored":
+        raise ValueError("events='atoms' reads the action sequences only; the published values need "
+                         "events='scored'")
     horizon, k = table.shape
     tables, labels = [], []
     for h in rounds:
@@ -132,8 +205,26 @@ def audit_class(cls, params, epsilon: float, claimed_epsilon: float, n_samples: 
 
     if events == "atoms":
         return epsilon_lower_bound(codes(n_samples), k ** horizon, claimed_epsilon, confidence, "atoms", labels)
-    pilot = codes(max(1000, n_samples // 4))
-    return scored_lower_bound(pilot, codes(n_samples), k ** horizon, claimed_epsilon, confidence, labels)
+    if not published:
+        pilot = codes(max(1000, n_samples // 4))
+        return scored_lower_bound(pilot, codes(n_samples), k ** horizon, claimed_epsilon, confidence, labels)
+
+    def runs(n):
+        return [tuple(class_runs(cls, params, x, epsilon, n, rng, noise_multiplier, published=True) for x in pair)
+                for pair in tables]
+
+    cut_pilot, pilot, counted = runs(max(1000, n_samples // 10)), runs(max(1000, n_samples // 4)), runs(n_samples)
+    pilots, pairs, names, n_codes = [], [], [], k ** horizon
+    for label, cut_runs, pilot_runs, counted_runs in zip(labels, cut_pilot, pilot, counted, strict=True):
+        pilots.append(tuple(codes for codes, _ in pilot_runs))
+        pairs.append(tuple(codes for codes, _ in counted_runs))
+        names.append(f"{label}, actions")
+        joint_pilot, joint_counted, distinct = _published_pair(cut_runs, pilot_runs, counted_runs)
+        pilots.append(joint_pilot)
+        pairs.append(joint_counted)
+        names.append(f"{label}, actions and published values")
+        n_codes = max(n_codes, distinct)
+    return scored_lower_bound(pilots, pairs, n_codes, claimed_epsilon, confidence, names)
 
 
 def audit_table(horizon: int, k: int = 2) -> np.ndarray:
@@ -148,16 +239,16 @@ def audit_table(horizon: int, k: int = 2) -> np.ndarray:
 def audit_over_horizons(cls, params, epsilon: float, claimed_epsilon: float, n_samples: int,
                         rng: np.random.Generator, confidence: float, horizons: tuple[int, ...],
                         noise_multiplier: float | None = None, k: int = 2,
-                        rounds: tuple[int, ...] = AUDIT_ROUNDS) -> AuditResult:
+                        rounds: tuple[int, ...] = AUDIT_ROUNDS, published: bool = False) -> AuditResult:
     """:func:`audit_class` at every horizon of ``horizons`` (tables :func:`audit_table` with ``k``
-    arms, neighbours mirroring the vectors of ``rounds``), each at confidence 1 - (1 -
-    ``confidence``) / H (Bonferroni over the H horizons, so the largest lower bound holds at
-    ``confidence``): the largest bound, with its horizon named in the event. A leak that grows
-    with the releases shows at the longer tables."""
+    arms, neighbours mirroring the vectors of ``rounds``; with ``published``, the published values
+    read too), each at confidence 1 - (1 - ``confidence``) / H (Bonferroni over the H horizons, so
+    the largest lower bound holds at ``confidence``): the largest bound, with its horizon named in
+    the event. A leak that grows with the releases shows at the longer tables."""
     h = len(horizons)
     each = 1.0 - (1.0 - confidence) / h
     results = [(t, audit_class(cls, params, epsilon, claimed_epsilon, n_samples, rng, each, noise_multiplier,
-                               table=audit_table(t, k), rounds=rounds)) for t in horizons]
+                               table=audit_table(t, k), rounds=rounds, published=published)) for t in horizons]
     t, best = max(results, key=lambda r: r[1].epsilon_lower_bound)
     return AuditResult(best.epsilon, best.epsilon_lower_bound, f"T = {t}, {best.best_event}", best.n_samples,
                        confidence, sum(r.n_events for _, r in results))
@@ -182,7 +273,8 @@ def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
     def stream(role):
         return make_rng(root_seed, PAPER, "audit", "extra", spec.name, role)
 
-    horizons, size = spec.audit_horizons, {"k": spec.audit_arms, "rounds": spec.audit_rounds}
+    horizons = spec.audit_horizons
+    size = {"k": spec.audit_arms, "rounds": spec.audit_rounds, "published": supports_published(cls)}
     real = audit_over_horizons(cls, spec.params, eps, claimed, n, stream("real"), conf, horizons, **size)
     if supports_noise_multiplier(cls):
         control = audit_over_horizons(cls, spec.params, eps, claimed, n, stream("control"), conf, horizons,
@@ -204,21 +296,26 @@ def audit_power(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
     and on one mutant per class of leak (:func:`dpbandits.online.checks.leaks.leak_power`).
     Streams: (root seed, "online", "audit", "leaks", name, role)."""
     eps, claimed = float(a["epsilon"]), spec.epsilon_accounting * float(a["epsilon"])
+    published = supports_published(spec.load())  # the reference and mutants read the same way
 
     def run(cls, params, role):
         rng = make_rng(root_seed, PAPER, "audit", "leaks", spec.name, role)
         return audit_over_horizons(cls, params, eps, claimed, int(spec.audit_samples), rng, float(a["confidence"]),
-                                   spec.audit_horizons, k=spec.audit_arms, rounds=spec.audit_rounds)
+                                   spec.audit_horizons, k=spec.audit_arms, rounds=spec.audit_rounds,
+                                   published=published)
 
     return leak_power(run)
 
 
-def audit_size(result: AuditResult, horizons: tuple[int, ...], k: int = 2, rounds: tuple[int, ...] = AUDIT_ROUNDS) -> str:
+def audit_size(result: AuditResult, horizons: tuple[int, ...], k: int = 2, rounds: tuple[int, ...] = AUDIT_ROUNDS,
+               published: bool = False) -> str:
     """The size an audit of :func:`audit_over_horizons` looked at, in words."""
+    output = ("each run's action sequence, and its action sequence with the values it published (each cut at "
+              f"{len(PUBLISHED_LEVELS)} quantiles of a first pilot)" if published else "each run's action sequence")
     return (f"K = {k}, T = {' and '.join(str(t) for t in horizons)}, {len(rounds)} neighbouring tables per T "
             f"(the reward vector of round {', '.join(str(h) for h in rounds)} mirrored), "
-            f"{result.n_samples} runs per table, {result.n_events} events (thresholds of each sequence's "
-            "log-likelihood ratio, chosen on an independent pilot)")
+            f"{result.n_samples} runs per table, {result.n_events} events (thresholds of the log-likelihood "
+            f"ratio of {output}, chosen on an independent pilot)")
 
 
 def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, how: str,
@@ -226,10 +323,12 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
     """The audit row and its control's (:func:`dpbandits.evidence.audits.user_audit_rows`); with
     ``power`` (:func:`audit_power`), the audit row states what it could have found at its size,
     and a PASS not powered against every leak class is INCONCLUSIVE no_power (module docstring)."""
-    what = (f"{spec.label} ({spec.name}), whole action sequence, K = {spec.audit_arms}, "
-            f"T = {' and '.join(str(t) for t in spec.audit_horizons)}, one reward vector replaced, "
-            f"claims {spec.epsilon_accounting:g} x epsilon")
-    size = None if power is None else audit_size(real, spec.audit_horizons, spec.audit_arms, spec.audit_rounds)
+    published = supports_published(spec.load())
+    what = (f"{spec.label} ({spec.name}), whole action sequence{' and published values' if published else ''}, "
+            f"K = {spec.audit_arms}, T = {' and '.join(str(t) for t in spec.audit_horizons)}, one reward vector "
+            f"replaced, claims {spec.epsilon_accounting:g} x epsilon")
+    size = (None if power is None
+            else audit_size(real, spec.audit_horizons, spec.audit_arms, spec.audit_rounds, published))
     return user_audit_rows(PAPER, f"X-AUDIT-{spec.check_id}", spec.import_path, spec.label, what, real, control, how,
                            multiplier, scale, power, size)
 

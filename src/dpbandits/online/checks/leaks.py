@@ -55,9 +55,10 @@ class EpochLeader:
     """The epsilon-DP reference of the leak classes, and its mutants (``leak``; module docstring).
 
     Mechanism: Laplace on each arm's epoch sum (sensitivity 1 under one round's reward vector
-    replaced), scale ``noise_multiplier`` / epsilon; disjoint epochs, so epsilon-DP overall;
-    a mutant (``leak`` not "none" or ``noise_multiplier`` < 1) is not. Per-step and vectorised
-    interface of :mod:`dpbandits.online.interface` (``copies``)."""
+    replaced), scale ``noise_multiplier`` / epsilon; disjoint epochs, so epsilon-DP overall (the
+    releases, ``published()``, and the actions alike); a mutant (``leak`` not "none" or
+    ``noise_multiplier`` < 1) is not. Per-step and vectorised interface of
+    :mod:`dpbandits.online.interface` (``copies``, ``published()``)."""
 
     private = True
     LEAKS = ("none", "composition", "reuse", "sensitivity")
@@ -79,6 +80,7 @@ class EpochLeader:
         self.released = np.zeros((n, self.k))  # the released estimate of each arm's total reward
         self.reused = self.rng.laplace(0.0, self.scale, size=(n, self.k)) if leak == "reuse" else None
         self.leader = np.zeros(n, dtype=np.int64)
+        self.history = []  # what each epoch's release published, per arm: (copies, K) each
         self.epoch_end = self.k  # the last round of the current epoch
         self.epoch = 0
 
@@ -86,6 +88,7 @@ class EpochLeader:
         """End of an epoch: release every arm's noisy sum (module docstring), choose the leader."""
         if self.leak == "composition":
             self.released = self.true_total + self.rng.laplace(0.0, self.scale, size=self.released.shape)
+            self.history.append(self.released.copy())
         else:
             if self.leak == "reuse":
                 noise = self.reused
@@ -94,12 +97,19 @@ class EpochLeader:
                 noise = self.rng.laplace(0.0, self.scale, size=self.released.shape) / length
             else:
                 noise = self.rng.laplace(0.0, self.scale, size=self.released.shape)
+            self.history.append(self.epoch_sum + noise)
             self.released = self.released + self.epoch_sum + noise
         self.leader = np.argmax(self.released / np.maximum(self.pulls, 1.0), axis=1)
         self.epoch_sum[:] = 0.0
         self.epoch_pulls[:] = 0.0
         self.epoch += 1
         self.epoch_end += self.k * 2 ** (self.epoch - 1)
+
+    def published(self) -> np.ndarray:
+        """Every release so far, epoch by epoch and arm by arm (each arm's noisy epoch sum; the
+        composition mutant's noisy running total): shape (releases,), or (copies, releases)."""
+        out = np.concatenate(self.history, axis=1) if self.history else np.zeros((self.rows.size, 0))
+        return out[0] if self.copies is None else out
 
     def select(self, t: int):
         if t > self.epoch_end:
