@@ -185,6 +185,8 @@ def test_each_run_publishes_its_epochs_releases_per_step_and_vectorised():
     table = np.tile(BANDIT_TABLE, (2, 1))
     alg, _ = _run({}, table, seed=4)
     assert np.allclose(alg.published().reshape(-1, 2).sum(axis=0), alg.released)
+    composed, _ = _run({"leak": "composition"}, table, seed=4)  # each release the running total
+    assert np.array_equal(composed.published()[-2:], composed.released[0])
     codes, values = class_runs(EpochLeader, {}, table, 1.0, 50, np.random.default_rng(0), published=True)
     assert codes.shape == (50,) and values.shape == (50, 6)  # epochs 0-2 released within T = 16, 2 arms each
 
@@ -215,10 +217,12 @@ class _BadPublisher(EpochLeader):
 
 
 @pytest.mark.parametrize(("value", "message"), [
-    (np.ones((2, 2)), r"_BadPublisher.published\(\) after round 8 returned shape \(2, 2\); expected \(r,\)"),
+    (np.ones((2, 2)), r"_BadPublisher.published\(\) after round 8 returned shape \(2, 2\): array\(\[\[1., 1.\], \[1., 1.\]\]\); expected \(r,\)"),
     (np.array([1.0, np.inf]), r"after round 8 returned inf; allowed: finite values \(NaN: not released\)"),
-    (["a"], r"after round 8 returned \['a'\]; allowed: an array of real numbers"),
-    (np.array([True]), r"after round 8 returned booleans"),
+    (["a"], r"after round 8 returned \['a'\] \(dtype kind 'U'\); allowed: an array of real numbers"),
+    (np.array([True]), r"after round 8 returned array\(\[ True\]\) \(dtype kind 'b'\)"),
+    (np.array([1 + 2j]), r"after round 8 returned array\(\[1.\+2.j\]\) \(dtype kind 'c'\)"),
+    ([10**400], r"after round 8 returned \[1000.*; allowed: an array of real numbers"),
 ])
 def test_published_values_are_checked_where_the_class_returns_them(value, message):
     from dpbandits.online.checks.extra import class_runs
@@ -230,6 +234,67 @@ def test_published_values_are_checked_where_the_class_returns_them(value, messag
     assert "published() after round 5" in problem
     copies = interface.checked_published(np.zeros((3, 2)), 3, "C", 4)
     assert copies.shape == (3, 2)
-    with pytest.raises(ValueError, match=r"C.published\(\) after round 4 with copies=3 returned shape \(2, 2\); "
-                                         r"expected \(3, r\)"):
+    buffer = np.zeros(2)  # a class that reuses its buffer: the values read are a copy
+    read = interface.checked_published(buffer, None, "C", 4)
+    buffer[0] = 5.0
+    assert read.tolist() == [[0.0, 0.0]]
+    masked = np.ma.masked_array([1.0, 2.0], mask=[False, True])  # a masked entry: not released
+    assert np.array_equal(interface.checked_published(masked, None, "C", 4), [[1.0, np.nan]], equal_nan=True)
+    with pytest.raises(ValueError, match=r"C.published\(\) after round 4 with copies=3 returned shape \(2, 2\): "
+                                         r"array\(.*\); expected \(3, r\)"):
         interface.checked_published(np.zeros((2, 2)), 3, "C", 4)
+
+
+def test_joint_rows_code_each_published_value_by_its_cell():
+    """A value at or below the first cut is cell 0, above the last cell len(levels), not published
+    (NaN, or a position past the run's values) len(levels) + 1; positions past the cuts are left
+    out; distinct rows get distinct codes, shared across the pilot and the counted runs."""
+    from dpbandits.online.checks.extra import (
+        PUBLISHED_LEVELS,
+        _joint_rows,
+        _published_cuts,
+        _published_pair,
+    )
+
+    levels = len(PUBLISHED_LEVELS)
+    cuts = [np.array([0.0, 1.0, 2.0, 3.0, 4.0]), np.empty(0)]
+    values = np.array([[0.0, 7.0, 9.0], [4.5, np.nan, 9.0], [1.5, 7.0, 9.0]])
+    rows = _joint_rows(np.array([3, 4, 5]), values, cuts)
+    assert rows.tolist() == [[3, 0, 0], [4, levels, levels + 1], [5, 2, 0]]
+    short = _joint_rows(np.array([1]), np.array([[2.0]]), cuts)  # a run that published one value
+    assert short.tolist() == [[1, 2, levels + 1]]
+    pilot_cuts = _published_cuts(np.array([[1.0], [2.0]]), np.array([[np.nan, 5.0]]))
+    assert pilot_cuts[0].size == levels and np.allclose(pilot_cuts[1], 5.0)
+    runs = [(np.zeros(2, dtype=np.int64), np.array([[0.0], [9.0]])) for _ in range(2)]
+    pilot, counted, distinct = _published_pair(runs, runs, runs)
+    assert distinct == 2 and pilot[0].tolist() == counted[1].tolist() and pilot[0][0] != pilot[0][1]
+
+
+def test_a_class_whose_published_values_stay_empty_is_audited_on_its_actions():
+    """No value published on the audit's tables: the audit and its power table read the actions
+    alone, so the reference's releases lend the class no power its own audit lacks."""
+    from dpbandits.online.checks.extra import reads_published
+
+    def spec(path):
+        return interface.ExtraAlgorithm(name="mine", import_path=path, audit_horizons=(8,))
+
+    assert reads_published(spec("dpbandits.online.checks.leaks:EpochLeader"))
+    assert not reads_published(spec("tests/test_audit_leaks.py:EmptyPublisher"))
+    assert not reads_published(spec("tests/test_audit_leaks.py:SilentEpochLeader"))
+    assert interface.interface_problems(PropertyPublisher) == [
+        "its published is a property; the optional hook is a method, published()"]
+
+
+class EmptyPublisher(EpochLeader):
+    """Publishes nothing (an empty array) whatever it releases."""
+
+    def published(self):
+        return np.zeros((self.rows.size, 0)) if self.copies is not None else np.zeros(0)
+
+
+class PropertyPublisher(EpochLeader):
+    """The hook written as a property: refused, not silently ignored."""
+
+    @property
+    def published(self):
+        return np.zeros(0)

@@ -140,20 +140,33 @@ def supports_published(cls) -> bool:
     return callable(getattr(cls, "published", None))
 
 
+def _shown(values, limit: int = 80) -> str:
+    """``repr(values)`` on one line, cut to ``limit`` characters for an error message."""
+    text = " ".join(repr(values).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def checked_published(values, copies: int | None, who: str, t: int) -> np.ndarray:
-    """The values of ``who.published()`` after round ``t`` as a float array of shape (1, r)
-    (per-step: ``copies`` None) or (copies, r), if they are real numbers (NaN: not released by that
-    copy); otherwise a ``ValueError`` naming the class, the call, the round and the value."""
+    """The values of ``who.published()`` after round ``t`` as a new float array of shape (1, r)
+    (per-step: ``copies`` None) or (copies, r), if they are real numbers (integers or floats; NaN,
+    or a masked entry, for not released by that copy); otherwise a ``ValueError`` naming the class,
+    the call, the round and the value (booleans, complex numbers, strings, dates are refused)."""
     call = f"{who}.published() after round {t}" + ("" if copies is None else f" with copies={copies}")
+    allowed = "allowed: an array of real numbers (NaN: not released)"
+    if np.ma.isMaskedArray(values):
+        values = np.ma.filled(np.ma.asarray(values, dtype=float), np.nan)
     try:
-        a = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{call} returned {values!r}; allowed: an array of real numbers") from None
-    if np.asarray(values).dtype.kind == "b":
-        raise ValueError(f"{call} returned booleans; allowed: an array of real numbers")
+        kind = np.asarray(values).dtype.kind
+        if kind not in "iufO":
+            raise ValueError(f"{call} returned {_shown(values)} (dtype kind {kind!r}); {allowed}")
+        a = np.array(values, dtype=float)  # a copy: the class may reuse its buffer
+    except (TypeError, ValueError, OverflowError) as exc:
+        if str(exc).startswith(call):
+            raise
+        raise ValueError(f"{call} returned {_shown(values)}; {allowed}") from None
     expected = "(r,)" if copies is None else f"({copies}, r)"
     if (copies is None and a.ndim != 1) or (copies is not None and (a.ndim != 2 or a.shape[0] != copies)):
-        raise ValueError(f"{call} returned shape {a.shape}; expected {expected}")
+        raise ValueError(f"{call} returned shape {a.shape}: {_shown(values)}; expected {expected}")
     if np.isinf(a).any():
         raise ValueError(f"{call} returned {a[np.isinf(a)].flat[0].item()!r}; allowed: finite values (NaN: not released)")
     return a[None, :] if copies is None else a
@@ -176,6 +189,8 @@ def interface_problems(cls) -> list[str]:
     for method in ("select", "update"):
         if not callable(getattr(cls, method, None)):
             problems.append(f"it has no method {method}()")
+    if isinstance(getattr(cls, "published", None), property):
+        problems.append("its published is a property; the optional hook is a method, published()")
     required = [n for n, d in algorithm_params(cls).items() if d is inspect.Parameter.empty]
     if required:
         problems.append(f"its parameters {', '.join(required)} have no default")

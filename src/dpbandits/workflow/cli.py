@@ -193,11 +193,11 @@ def audit_command(args, inputs: dict) -> pd.DataFrame:
         audit_extra,
         audit_power,
         control_multiplier,
+        reads_published,
     )
-    from dpbandits.online.interface import supports_published
 
     spec, a = inputs["spec"], inputs["a"]
-    reads = "its actions and published values" if supports_published(spec.load()) else "its actions"
+    reads = "its actions and published values" if reads_published(spec) else "its actions"
     print(f"auditing {args.algorithm} at K = {args.arms}, T = {', '.join(map(str, args.horizons))} with {args.samples} runs per "
           f"table, reading {reads} (the algorithm, its control and four leak classes)...", file=sys.stderr)
     start = time.perf_counter()

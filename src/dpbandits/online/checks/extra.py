@@ -143,8 +143,8 @@ def _published_cuts(*values: np.ndarray) -> list[np.ndarray]:
 
 
 def _joint_rows(codes: np.ndarray, values: np.ndarray, cuts: list[np.ndarray]) -> np.ndarray:
-    """One row per run: its action code, then each published position's cell (below the first
-    cut = 0, ..., above the last = len(levels); not published = len(levels) + 1). Positions beyond
+    """One row per run: its action code, then each published position's cell (at or below the
+    first cut = 0, ..., above the last = len(levels); not published = len(levels) + 1). Positions beyond
     the cuts' (published by no run of the first pilot) are left out."""
     absent = len(PUBLISHED_LEVELS) + 1
     rows = np.empty((codes.size, 1 + len(cuts)), dtype=np.int64)
@@ -254,6 +254,19 @@ def audit_over_horizons(cls, params, epsilon: float, claimed_epsilon: float, n_s
                        confidence, sum(r.n_events for _, r in results))
 
 
+def reads_published(spec: ExtraAlgorithm) -> bool:
+    """Does the audit of ``spec`` read published values: the class has ``published()`` and, in a
+    probe of 20 runs on its longest audit table (epsilon = 1, a fixed seed), publishes at least one
+    value? A class whose ``published()`` stays empty is audited, and its power measured, on its
+    actions alone: the reference's releases must not lend it power its own audit lacks."""
+    cls = spec.load()
+    if not supports_published(cls):
+        return False
+    table = audit_table(max(spec.audit_horizons), spec.audit_arms)
+    _, values = class_runs(cls, spec.params, table, 1.0, 20, np.random.default_rng(0), published=True)
+    return bool(np.isfinite(values).any())
+
+
 def control_multiplier(spec: ExtraAlgorithm, a: dict) -> float:
     """The negative control's multiplier m of one extra algorithm (its own, else the section's)."""
     return float(a["control_noise_multiplier"] if spec.control_noise_multiplier is None
@@ -274,7 +287,7 @@ def audit_extra(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
         return make_rng(root_seed, PAPER, "audit", "extra", spec.name, role)
 
     horizons = spec.audit_horizons
-    size = {"k": spec.audit_arms, "rounds": spec.audit_rounds, "published": supports_published(cls)}
+    size = {"k": spec.audit_arms, "rounds": spec.audit_rounds, "published": reads_published(spec)}
     real = audit_over_horizons(cls, spec.params, eps, claimed, n, stream("real"), conf, horizons, **size)
     if supports_noise_multiplier(cls):
         control = audit_over_horizons(cls, spec.params, eps, claimed, n, stream("control"), conf, horizons,
@@ -296,7 +309,7 @@ def audit_power(spec: ExtraAlgorithm, root_seed: int, a: dict) -> tuple[AuditRes
     and on one mutant per class of leak (:func:`dpbandits.online.checks.leaks.leak_power`).
     Streams: (root seed, "online", "audit", "leaks", name, role)."""
     eps, claimed = float(a["epsilon"]), spec.epsilon_accounting * float(a["epsilon"])
-    published = supports_published(spec.load())  # the reference and mutants read the same way
+    published = reads_published(spec)  # the reference and mutants read the same way
 
     def run(cls, params, role):
         rng = make_rng(root_seed, PAPER, "audit", "leaks", spec.name, role)
@@ -323,14 +336,16 @@ def _audit_rows(spec: ExtraAlgorithm, real: AuditResult, control: AuditResult, h
     """The audit row and its control's (:func:`dpbandits.evidence.audits.user_audit_rows`); with
     ``power`` (:func:`audit_power`), the audit row states what it could have found at its size,
     and a PASS not powered against every leak class is INCONCLUSIVE no_power (module docstring)."""
-    published = supports_published(spec.load())
+    published = reads_published(spec)
     what = (f"{spec.label} ({spec.name}), whole action sequence{' and published values' if published else ''}, "
             f"K = {spec.audit_arms}, T = {' and '.join(str(t) for t in spec.audit_horizons)}, one reward vector "
             f"replaced, claims {spec.epsilon_accounting:g} x epsilon")
     size = (None if power is None
             else audit_size(real, spec.audit_horizons, spec.audit_arms, spec.audit_rounds, published))
+    mutants = "mutants of an eps-DP algorithm of the family" + (
+        ", their published epoch releases read beside their actions" if published else "")
     return user_audit_rows(PAPER, f"X-AUDIT-{spec.check_id}", spec.import_path, spec.label, what, real, control, how,
-                           multiplier, scale, power, size)
+                           multiplier, scale, power, size, mutants=mutants)
 
 
 def check_x_audit(root_seed: int, scale: str, a: dict) -> list[Claim]:
