@@ -157,13 +157,11 @@ def checked_published(values, copies: int | None, who: str, t: int) -> np.ndarra
         values = np.ma.filled(np.ma.asarray(values, dtype=float), np.nan)
     try:
         kind = np.asarray(values).dtype.kind
-        if kind not in "iufO":
-            raise ValueError(f"{call} returned {_shown(values)} (dtype kind {kind!r}); {allowed}")
-        a = np.array(values, dtype=float)  # a copy: the class may reuse its buffer
-    except (TypeError, ValueError, OverflowError) as exc:
-        if str(exc).startswith(call):
-            raise
+        a = np.array(values, dtype=float) if kind in "iufO" else None  # a copy: the class may reuse its buffer
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{call} returned {_shown(values)}; {allowed}") from None
+    if a is None:
+        raise ValueError(f"{call} returned {_shown(values)} (dtype kind {kind!r}); {allowed}")
     expected = "(r,)" if copies is None else f"({copies}, r)"
     if (copies is None and a.ndim != 1) or (copies is not None and (a.ndim != 2 or a.shape[0] != copies)):
         raise ValueError(f"{call} returned shape {a.shape}: {_shown(values)}; expected {expected}")

@@ -77,7 +77,7 @@ from dpbandits.sim.reference import checked_arm, checked_arms
 from dpbandits.stats import bootstrap_ratio_of_means
 
 __all__ = ["class_runs", "class_action_codes", "audit_class", "audit_table", "audit_over_horizons", "audit_extra", "audit_power",
-           "audit_size", "control_multiplier",
+           "audit_size", "control_multiplier", "reads_published",
            "check_x_audit", "check_x_regret", "AUDIT_ROUNDS"]
 
 PAPER = "online"
