@@ -379,10 +379,10 @@ CLAIMS: tuple[PaperClaim, ...] = (
         checks=("F7b-HELPS", "F7b-SLOPE"),
         root_cause=_HEADLINE,
         note="F7b-HELPS is judged on 3 of 32 (eps, n_P) cells (eps = 8 at the three largest n_P), each significant "
-             "(PASS; binomial tail p = 1.25e-4): the auxiliary data help where eps = 8 has just left the floor, and "
-             "nowhere else can they be seen. Under the engine's earlier random streams the row was INCONCLUSIVE "
-             "(2 cells judged, neither significant): whether the PASS holds under every root seed is for the "
-             "stability sweep to show. F7b-SLOPE is judged at eps = 8 only: difference -0.005 [-0.011, 0.0003], "
+             "(PASS at the committed seed; binomial tail p = 1.25e-4): the auxiliary data help where eps = 8 has just "
+             "left the floor, and nowhere else can they be seen. The PASS holds at the committed root seed only: "
+             "under the other four seeds one cell of three or none is significant (INCONCLUSIVE, stability 1/5), so "
+             "the claim is INCONCLUSIVE. F7b-SLOPE is judged at eps = 8 only: difference -0.005 [-0.011, 0.0003], "
              "undecided. The auxiliary data do not move eps <= 4 off the floor."),
     PaperClaim(
         "Fig7b-variance", "Section 4.1, text on Figure 7(b)", (484, 484), "figure",

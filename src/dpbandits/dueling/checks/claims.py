@@ -130,10 +130,10 @@ CLAIMS: tuple[PaperClaim, ...] = (
         "DP-EBS-Elimination's regret is O~(sum_i log(KT)/Delta_i + K/eps): after the last elimination it "
         "grows only logarithmically in T.",
         checks=("B3-SLOPE", "B3-RATIO"),
-        note="B3-SLOPE is INCONCLUSIVE (undecided: the worst slope's CI straddles the band's edge 0.15; the "
-             "row gives its value and its stability over the root seeds); B3-RATIO passes, but at eps = 0.5 its window "
-             "has 2 horizons, so lack of fit cannot be assessed there. The abstract (line 7), Section 1.1 "
-             "(line 44) and the Conclusion (line 325) restate this bound. " + _CALIBRATED),
+        note="B3-SLOPE is INCONCLUSIVE under every root seed (undecided: the worst slope's CI straddles the band's "
+             "edge 0.15); B3-RATIO passes under 4 of the 5 root seeds and is INCONCLUSIVE under one (stability "
+             "4/5), and at eps = 0.5 its window has 2 horizons, so lack of fit cannot be assessed there. The "
+             "abstract (line 7), Section 1.1 (line 44) and the Conclusion (line 325) restate this bound. " + _CALIBRATED),
     PaperClaim(
         "Thm1-gap", "Section 3.2, Theorem 1 (regret, gap dependence)", (155, 157), "upper_bound",
         "The non-private part of Theorem 1's regret scales as the sum of log(KT) over the gaps.",
