@@ -444,15 +444,56 @@ def test_a3_fails_when_the_r1_stream_lengths_depend_on_o(monkeypatch):
     assert verdicts["A3-LITERAL"] == "FAIL"
 
 
-def test_a5_literal_is_the_audits_negative_control_and_a5_r1_has_its_power():
+def test_a5_literal_is_the_audits_negative_control_and_a5_r1_states_the_leak_classes_it_misses():
+    """A5-R1 catches the own-index reading (A5-LITERAL) but, at K = 2 and T = 8, none of the
+    counters' leak classes, so its PASS on its own criterion is INCONCLUSIVE no_power, naming them."""
     from dpbandits.dueling.checks import audits
     from dpbandits.evidence.guards import judge_all
 
     rows = {c.check_id: c for c in judge_all(audits.check_a5_literal(np.random.default_rng(0), "smoke", 20_000, 0.95))}
     assert (rows["A5-LITERAL"].kind, rows["A5-LITERAL"].verdict, rows["A5-LITERAL"].reason) == \
         ("control", "PASS", "validated")
-    assert (rows["A5-R1"].kind, rows["A5-R1"].verdict, rows["A5-R1"].reason) == ("privacy", "PASS", "supported")
-    assert rows["A5-R1"].evidence.power == "FAIL"
+    r1 = rows["A5-R1"]
+    assert (r1.kind, r1.verdict, r1.reason) == ("privacy", "INCONCLUSIVE", "no_power")
+    assert r1.value <= 1.0 and r1.evidence.power is None
+    assert "A5-LITERAL" in r1.evidence.power_note and "FAIL" in r1.evidence.power_note
+    assert "no power against" in r1.claim and "T = 8" in r1.claim
+    for _, description in audits.ALG1_LEAKS.values():
+        assert description in r1.claim
+    assert "noise_shrunk, composition_ignored, sensitivity_understated are one mutant" in r1.claim
+
+
+def test_alg1_leak_multipliers_are_the_accountings():
+    """A quarter of the counters' noise is 2 eps-DP by the eps/2 accounting; composition ignored
+    over L levels is 1/L; the whole eps given to each counter is the eps/4 share's inverse."""
+    from dpbandits.dueling.checks import audits
+
+    assert audits.alg1_leak_multipliers(8) == {"noise_shrunk": 0.25, "composition_ignored": 0.25,
+                                               "noise_reused": 1.0, "sensitivity_understated": 0.25}
+    assert audits.alg1_leak_multipliers(64)["composition_ignored"] == 1 / 7
+
+
+def test_reused_counter_noise_is_a_leak_the_fresh_counters_are_not():
+    """The reused-noise mutant of the audit harness releases every node with one shared draw, so
+    the differences of a counter's outputs are the stream itself; the algorithm's counters are not."""
+    from dpbandits.dueling.ebs_audit import _ReusedNoiseCounter
+    from dpbandits.mechanisms.tree_counter import BatchedTreeCounter
+
+    stream = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0])
+    copies = 200
+    for counter, exact in ((_ReusedNoiseCounter, True), (BatchedTreeCounter, False)):
+        tree = counter(copies, 1, 4, 16.0, np.random.default_rng(1))
+        c, j = np.arange(copies), np.zeros(copies, dtype=np.int64)
+        outs = np.stack([tree.push(c, j, x) for x in stream], axis=1)
+        # c_2 - c_1 = x_2 and c_4 - c_2 = x_3 + x_4 when every node carries the same noise
+        leaked = np.column_stack([outs[:, 1] - outs[:, 0], outs[:, 3] - outs[:, 1]])
+        assert np.allclose(leaked, [stream[1], stream[2] + stream[3]]) is exact
+
+
+def test_audit_codes_names_a_bad_counter_noise():
+    with pytest.raises(ValueError, match="counter_noise must be one of"):
+        audit_codes(np.ones(8, dtype=np.int64), 2, EBSConfig(variant="r1", epsilon=1.0), 10,
+                    np.random.default_rng(0), counter_noise="shared")
 
 
 def test_counter_pair_loss_is_the_node_vectors_l1_change_over_the_scale():

@@ -21,9 +21,26 @@ from numba import njit
 from dpbandits.dueling.ebs_params import EBSConfig, EBSParams
 from dpbandits.mechanisms.tree_counter import BatchedTreeCounter
 
-__all__ = ["AUDIT_HISTORIES", "audit_codes", "n_audit_codes", "decode_audit_code"]
+__all__ = ["AUDIT_HISTORIES", "COUNTER_NOISE", "audit_codes", "n_audit_codes", "decode_audit_code"]
 
 AUDIT_HISTORIES = ("first", "full")
+# The counters' noise: "fresh" (the algorithm's, one draw per released node) or "reused" (a leaky
+# mutant for the audit's power table: one draw per copy and counter, reused on every node).
+COUNTER_NOISE = ("fresh", "reused")
+
+
+class _ReusedNoiseCounter(BatchedTreeCounter):
+    """A leaky mutant of the counters (``counter_noise="reused"``): each copy's counter draws one
+    Laplace value at its scale, at construction, and adds it to every node it releases, so the
+    differences of its outputs carry the stream without noise."""
+
+    def __init__(self, copies: int, k: int, levels: int, scale: float, rng: np.random.Generator):
+        super().__init__(copies, k, levels, scale, rng)
+        e = rng.standard_exponential((copies, k, 2))
+        self.reused = scale * (e[..., 0] - e[..., 1])
+
+    def _node_noise(self, c: np.ndarray, j: np.ndarray) -> np.ndarray:
+        return self.reused[c, j]
 
 
 def n_audit_codes(k: int, horizon: int, history: str = "first") -> int:
@@ -53,17 +70,20 @@ def decode_audit_code(code: int, k: int, horizon: int, history: str = "first"):
 
 
 def audit_codes(o_table, k: int, config: EBSConfig, copies: int, rng: np.random.Generator,
-                history: str = "first") -> np.ndarray:
+                history: str = "first", counter_noise: str = "fresh") -> np.ndarray:
     """Released-event codes of ``copies`` independent runs of Algorithm 1 on a FIXED o-table
     (user t answers o_table[t-1] whatever duel is shown; T = len(o_table)), vectorised over the
     copies. The code (see :func:`n_audit_codes`) is a post-processing of the released duel
     sequence (the elimination history), so a lower bound on the privacy loss of the codes is one
     for the algorithm. Supports every variant; ``literal`` is negative control (ii) and
-    ``noise_multiplier=0`` control (i). The fast-engine streams are not used (one generator)."""
+    ``noise_multiplier=0`` control (i); ``counter_noise="reused"`` is a leaky mutant of the counters
+    (:data:`COUNTER_NOISE`). The fast-engine streams are not used (one generator)."""
     o = np.asarray(o_table, dtype=np.int64)
     T = o.size
     if history not in AUDIT_HISTORIES:
         raise ValueError(f"history must be one of {AUDIT_HISTORIES}, got {history!r}")
+    if counter_noise not in COUNTER_NOISE:
+        raise ValueError(f"counter_noise must be one of {COUNTER_NOISE}, got {counter_noise!r}")
     if np.any((o != 0) & (o != 1)):
         raise ValueError("o_table must be 0/1")
     p = EBSParams.build(config, k, T)
@@ -78,7 +98,8 @@ def audit_codes(o_table, k: int, config: EBSConfig, copies: int, rng: np.random.
     W = np.zeros((C, k, k))
     done = np.zeros(C, dtype=bool)
     elim_round = np.zeros((C, k), dtype=np.int64)
-    tree = BatchedTreeCounter(C, k, p.levels, p.noise_scale, rng) if config.uses_counters else None
+    counter = _ReusedNoiseCounter if counter_noise == "reused" else BatchedTreeCounter
+    tree = counter(C, k, p.levels, p.noise_scale, rng) if config.uses_counters else None
     for t in range(1, T + 1):
         act = np.flatnonzero(~done)
         if act.size == 0:

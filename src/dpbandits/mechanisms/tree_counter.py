@@ -309,14 +309,17 @@ class BatchedTreeCounter:
         """Append value to counter j of copies c (distinct copies); return the new outputs."""
         pos = self.pos[c, j] + 1
         self.pos[c, j] = pos
-        if self.scale > 0:  # b (E1 - E2) per copy, in the order of c, as BinaryTreeCounter draws a node
-            e = self.rng.standard_exponential((pos.size, 2))
-            draws = self.scale * (e[:, 0] - e[:, 1])
-        else:
-            draws = np.zeros(pos.size)
         nodes = _push_nodes(self.partial, self.noisy, c, j, pos,
-                            np.broadcast_to(value, pos.shape).astype(float), draws)
+                            np.broadcast_to(value, pos.shape).astype(float), self._node_noise(c, j))
         return self._outputs(nodes, pos)
+
+    def _node_noise(self, c: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """The noise of the node each push completes: b (E1 - E2) per copy, in the order of c, as
+        BinaryTreeCounter draws a node (nothing drawn at scale 0)."""
+        if self.scale <= 0:
+            return np.zeros(c.size)
+        e = self.rng.standard_exponential((c.size, 2))
+        return self.scale * (e[:, 0] - e[:, 1])
 
     def value(self, c: np.ndarray, j: np.ndarray) -> np.ndarray:
         return self._outputs(self.noisy[c, j], self.pos[c, j])
