@@ -463,14 +463,52 @@ def test_a5_literal_is_the_audits_negative_control_and_a5_r1_states_the_leak_cla
     assert "noise_shrunk, composition_ignored, sensitivity_understated are one mutant" in r1.claim
 
 
-def test_alg1_leak_multipliers_are_the_accountings():
+def test_alg1_leak_multipliers_follow_the_counters_scale():
     """A quarter of the counters' noise is 2 eps-DP by the eps/2 accounting; composition ignored
-    over L levels is 1/L; the whole eps given to each counter is the eps/4 share's inverse."""
+    turns the counters' scale L / (eps/4) into 1 / (eps/4), with L the counters' own levels (which
+    depend on K + T, not T alone); the whole eps per counter is the eps/4 share's inverse."""
     from dpbandits.dueling.checks import audits
 
-    assert audits.alg1_leak_multipliers(8) == {"noise_shrunk": 0.25, "composition_ignored": 0.25,
-                                               "noise_reused": 1.0, "sensitivity_understated": 0.25}
-    assert audits.alg1_leak_multipliers(64)["composition_ignored"] == 1 / 7
+    for k, horizon in ((2, 8), (3, 64), (2, 62)):
+        m = audits.alg1_leak_multipliers(k, horizon)
+        scale = EBSParams.build(EBSConfig(variant="r1", epsilon=1.0), k, horizon).noise_scale
+        assert m["composition_ignored"] * scale == pytest.approx(4.0)
+        assert m["sensitivity_understated"] * scale == pytest.approx(scale / 4)
+        assert (m["noise_shrunk"], m["noise_reused"]) == (0.25, 1.0)
+    assert audits.alg1_leak_multipliers(2, 62)["composition_ignored"] == 1 / 7  # T_max = 64: 7 levels
+
+
+def test_a5_r1_audits_each_distinct_mutant_of_the_counters(monkeypatch):
+    """The mutants behind A5-R1's leak classes reach the harness (scale x0.25 with fresh noise, and
+    the reused noise at the counters' scale, each once), and their elimination codes differ from
+    the real algorithm's on the audited table: they are not the algorithm under another name."""
+    from dpbandits.dueling import ebs_audit
+    from dpbandits.dueling.checks import audits
+
+    seen = set()
+
+    def recording(o_table, k, config, copies, rng, history="first", counter_noise="fresh"):
+        seen.add((config.variant, config.noise_multiplier, counter_noise))
+        return ebs_audit.audit_codes(o_table, k, config, copies, rng, history, counter_noise)
+
+    monkeypatch.setattr(audits, "audit_codes", recording)
+    audits.check_a5_literal(np.random.default_rng(0), "smoke", 500, 0.95)
+    assert seen == {("literal", 1.0, "fresh"), ("r1", 1.0, "fresh"), ("r1", 0.25, "fresh"), ("r1", 1.0, "reused")}
+    ones = np.ones(8, dtype=np.int64)
+    rng = np.random.default_rng(4)
+    n = 20_000
+    size = n_audit_codes(2, 8, "first")
+
+    def codes(multiplier, noise):
+        config = EBSConfig(variant="r1", epsilon=1.0, width="audit", audit_rho=6.0, noise_multiplier=multiplier)
+        return np.bincount(audit_codes(ones, 2, config, n, rng, "first", noise), minlength=size)
+
+    real = codes(1.0, "fresh")
+    for multiplier, noise in ((0.25, "fresh"), (1.0, "reused")):
+        mutant = codes(multiplier, noise)
+        table = np.array([real, mutant])
+        table = table[:, table.sum(axis=0) > 0]
+        assert stats.chi2_contingency(table).pvalue < 1e-6, (multiplier, noise)
 
 
 def test_reused_counter_noise_is_a_leak_the_fresh_counters_are_not():
@@ -480,14 +518,22 @@ def test_reused_counter_noise_is_a_leak_the_fresh_counters_are_not():
     from dpbandits.mechanisms.tree_counter import BatchedTreeCounter
 
     stream = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0])
-    copies = 200
+    copies = 4000
     for counter, exact in ((_ReusedNoiseCounter, True), (BatchedTreeCounter, False)):
-        tree = counter(copies, 1, 4, 16.0, np.random.default_rng(1))
-        c, j = np.arange(copies), np.zeros(copies, dtype=np.int64)
-        outs = np.stack([tree.push(c, j, x) for x in stream], axis=1)
-        # c_2 - c_1 = x_2 and c_4 - c_2 = x_3 + x_4 when every node carries the same noise
-        leaked = np.column_stack([outs[:, 1] - outs[:, 0], outs[:, 3] - outs[:, 1]])
-        assert np.allclose(leaked, [stream[1], stream[2] + stream[3]]) is exact
+        tree = counter(copies, 2, 4, 16.0, np.random.default_rng(1))
+        c = np.arange(copies)
+        firsts = []
+        for arm in (0, 1):
+            j = np.full(copies, arm)
+            outs = np.stack([tree.push(c, j, x) for x in stream], axis=1)
+            # c_2 - c_1 = x_2 and c_4 - c_2 = x_3 + x_4 when every node carries the same noise
+            leaked = np.column_stack([outs[:, 1] - outs[:, 0], outs[:, 3] - outs[:, 1]])
+            assert np.allclose(leaked, [stream[1], stream[2] + stream[3]]) is exact
+            # the first output is x_1 plus one Lap(16) draw per copy: its spread is sqrt(2) 16
+            assert np.std(outs[:, 0]) == pytest.approx(np.sqrt(2) * 16.0, rel=0.08)
+            firsts.append(outs[:, 0])
+        # the two counters of a copy draw independently
+        assert abs(np.corrcoef(firsts[0], firsts[1])[0, 1]) < 0.1
 
 
 def test_audit_codes_names_a_bad_counter_noise():

@@ -144,7 +144,7 @@ def paper_figures_of_claim(location: str, names: Sequence[str], word: str = "Fig
 
 
 def _row_ids(listed: str) -> list[str]:
-    """The check row ids of a claim's ``checks`` cell ("A5-ALG1 INCONCLUSIVE, A5-R1 PASS")."""
+    """The check row ids of a claim's ``checks`` cell ("A5-COUNTER PASS, A5-R1 INCONCLUSIVE")."""
     return [item.split()[0] for item in str(listed).split(",") if item.strip()]
 
 

@@ -380,10 +380,10 @@ CLAIMS: tuple[PaperClaim, ...] = (
         root_cause=_HEADLINE,
         note="F7b-HELPS is judged on 3 of 32 (eps, n_P) cells (eps = 8 at the three largest n_P), each significant "
              "(PASS at the committed seed; binomial tail p = 1.25e-4): the auxiliary data help where eps = 8 has just "
-             "left the floor, and nowhere else can they be seen. The PASS holds at the committed root seed only: "
-             "under the other four seeds one cell of three or none is significant (INCONCLUSIVE, stability 1/5), so "
-             "the claim is INCONCLUSIVE. F7b-SLOPE is judged at eps = 8 only: difference -0.005 [-0.011, 0.0003], "
-             "undecided. The auxiliary data do not move eps <= 4 off the floor."),
+             "left the floor, and nowhere else can they be seen. The PASS holds at the committed root seed only "
+             "(stability 1/5): under seed 1, 1 of 3 judged cells is significant; under seeds 2-4 only 2 cells leave "
+             "the floor and neither is significant (INCONCLUSIVE). F7b-SLOPE is judged at eps = 8 only: "
+             "difference -0.005 [-0.011, 0.0003], undecided. The auxiliary data do not move eps <= 4 off the floor."),
     PaperClaim(
         "Fig7b-variance", "Section 4.1, text on Figure 7(b)", (484, 484), "figure",
         "At eps = 1024 the privatised auxiliary data widen the band of Figure 7(b).",

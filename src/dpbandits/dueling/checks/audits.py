@@ -65,7 +65,7 @@ from dpbandits.audit import epsilon_lower_bound
 from dpbandits.audit.releases import RELEASE_LEAKS, audit_joint_release, mutant_release
 from dpbandits.dueling import goptimal_dpdb
 from dpbandits.dueling.ebs_audit import audit_codes, n_audit_codes
-from dpbandits.dueling.ebs_params import EBSConfig
+from dpbandits.dueling.ebs_params import EBSConfig, EBSParams
 from dpbandits.dueling.ebs_reference import DPEBSEliminationReference
 from dpbandits.dueling.instances import f3, g2
 from dpbandits.evidence.audits import LeakPower, audit_claims, state_leak_power
@@ -118,13 +118,13 @@ def check_a5_alg1(rng, scale, samples, confidence, epsilon=1.0, rho=0.5, graded=
     real, control, power = results
     loss = ALG1_ACCOUNTED_LOSS / graded
     audit, ctrl = audit_claims("A5-ALG1", "DP-EBS-Elimination (r1 streams, eps/4 per counter; K = 3, T = 64)",
-                               "Lemma 2, Thm 1", real, control, 0.0, scale, paper=PAPER)
+                               "Theorem 1 (privacy)", real, control, 0.0, scale, paper=PAPER)
     found = (f"the same audit gives a lower bound of {power.epsilon_lower_bound:.3g}, "
              f"{'FAIL' if power.refuted else 'PASS'} (A5-ALG1-POWER); the noise removed is caught "
              f"({control.epsilon_lower_bound:.3g}, A5-ALG1-CONTROL)")
     audit = audit.with_evidence(**privacy_power(power.refuted, loss, f"the counters' Laplace scale x{graded:g}", found))
     return [audit, replace(ctrl, kind="control"),
-            Claim(PAPER, "A5-ALG1-POWER", "Lemma 2 (audit power)", "report",
+            Claim(PAPER, "A5-ALG1-POWER", "Theorem 1 (privacy; audit power)", "report",
                   f"Power of the A5-ALG1 audit: with the counters' Laplace scale x{graded:g} (by the accounting "
                   f"{loss:g} eps-DP instead of eps/2) the same audit gives a lower bound of "
                   f"{power.epsilon_lower_bound:.3g} ({'caught' if power.refuted else 'not caught'}); elimination times reveal "
@@ -264,11 +264,14 @@ ALG1_LEAKS = {**COUNTER_LEAKS,
                                         "accounting")}
 
 
-def alg1_leak_multipliers(horizon: int) -> dict[str, float]:
-    """The counters' Laplace-scale multiplier of each class of :data:`ALG1_LEAKS` at horizon T (1
-    for the reused noise, whose scale is the counters' own): a quarter of the noise is 2 eps-DP by
-    the eps/2 accounting (:data:`ALG1_ACCOUNTED_LOSS`)."""
-    return {"noise_shrunk": ALG1_ACCOUNTED_LOSS / PRIVACY_ALTERNATIVE, "composition_ignored": 1.0 / tree_levels(horizon),
+def alg1_leak_multipliers(k: int, horizon: int) -> dict[str, float]:
+    """The counters' Laplace-scale multiplier of each class of :data:`ALG1_LEAKS` for K arms and
+    horizon T (1 for the reused noise, whose scale is the counters' own): a quarter of the noise is
+    2 eps-DP by the eps/2 accounting (:data:`ALG1_ACCOUNTED_LOSS`); composition ignored is one over
+    the counters' L levels (their scale L / (eps/4) becomes 1 / (eps/4)); the whole eps per counter
+    is the eps/4 share."""
+    levels = EBSParams.build(EBSConfig(variant="r1"), k, horizon).levels
+    return {"noise_shrunk": ALG1_ACCOUNTED_LOSS / PRIVACY_ALTERNATIVE, "composition_ignored": 1.0 / levels,
             "noise_reused": 1.0, "sensitivity_understated": COUNTER_SHARE}
 
 
@@ -296,7 +299,7 @@ def check_a5_literal(rng, scale, samples, confidence, epsilon=1.0, rhos=(6.0, 8.
         return epsilon_lower_bound(pairs, n_audit_codes(k, T, "first"), epsilon, confidence, labels=labels)
 
     lit, fix = audit("literal"), audit("r1")
-    multipliers = alg1_leak_multipliers(T)
+    multipliers = alg1_leak_multipliers(k, T)
     measured, power = {}, []
     for name, (noise, description) in ALG1_LEAKS.items():
         key = (noise, multipliers[name])
