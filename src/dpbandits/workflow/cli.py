@@ -1,10 +1,11 @@
-"""The command line of a researcher's own online algorithm: ``dpbandits simulate`` runs it beside
-the paper's algorithms on the same seeds (common random numbers) and writes a table and a figure;
+"""The command line of a researcher's own algorithm, in any of the four families (``--family``
+online, the default, dueling, quantile or contextual): ``dpbandits simulate`` runs it beside the
+paper's algorithms on the same seeds (common random numbers) and writes a table and a figure;
 ``dpbandits audit`` runs the black-box privacy audit of the workflow's X-AUDIT rows on it, with
-its negative control and what the audit could have found at its size (the leak classes of
-:mod:`dpbandits.online.checks.leaks`), and writes the rows and a figure. No config file, no
-Snakemake: the algorithm is named as ``path/to/file.py:Class`` or ``package.module:Class`` (or a
-paper algorithm's name), its parameters as ``--param name=value``.
+its negative control and what the audit could have found at its size (the family's leak classes,
+e.g. :mod:`dpbandits.online.checks.leaks`), and writes the rows and a figure. No config file, no
+Snakemake: the algorithm is named as ``path/to/file.py:Class`` or ``package.module:Class`` (or,
+online, a paper algorithm's name), its parameters as ``--param name=value``.
 
     dpbandits simulate examples/dp_ucb_tree.py:DPUCBTree --param width=1 --epsilon 0.5 --horizon 100000
     dpbandits audit examples/leaky_ucb.py:LeakyUCB --samples 20000
