@@ -24,7 +24,8 @@ so a lower bound on the privacy loss of the observed codes is one for the algori
   power is that control (the paper's text read another way) and, at the same size, the leak classes
   of the counters (:data:`ALG1_LEAKS`: a quarter of their noise, which at T = 8 is also the
   composition over the L = 4 levels ignored and a user's four elements taken as one; one draw
-  reused on every node), none of which it catches: its PASS is INCONCLUSIVE no_power.
+  reused on every node), none of which it catches: its PASS on its own criterion is
+  INCONCLUSIVE no_power.
   Negative controls are rows of kind control; each audit row carries its control as its power.
 * A5-COUNTER, Lemma 2's own route: the proof shows that the counters' joint release C^1..C^K is
   eps-DP (the algorithm's output is its post-processing). A user's answer o_t enters one counter

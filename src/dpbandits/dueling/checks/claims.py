@@ -183,9 +183,8 @@ CLAIMS: tuple[PaperClaim, ...] = (
              "does not fix what a counter receives when o_t = 0), but none of the counters' leak classes at its "
              "size: a quarter of their noise (at T = 8 also the composition over the 4 levels ignored and a user's "
              "four elements taken as one) and one noise draw reused on every node. Elimination times see each "
-             "counter release only through threshold events. A5-ALG1 has no power against a 2 eps release; A5-R1, "
-             "though it catches the own-index reading, misses every leak class of the counters at its size: both "
-             "rows, and the claim, are INCONCLUSIVE no_power. Lemma 2's route (the counters' release, A5-COUNTER) "
+             "counter release only through threshold events. Both rows, and with them the claim, are therefore "
+             "INCONCLUSIVE no_power. Lemma 2's route (the counters' release, A5-COUNTER) "
              "is where the privacy is shown."),
     PaperClaim(
         "Lem3", "Section 3.2, Lemma 3", (169, 169), "property",
