@@ -35,6 +35,24 @@ from dpbandits.workflow.guard import (
 )
 
 
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_an_atomic_write_gets_the_mode_of_a_plain_write(tmp_path, umask):
+    """The temporary file is created 0600; the file moved into place reads as a plain open()
+    would have made it, so a collaborator can read the outputs (and not under a strict umask)."""
+    old = os.umask(umask)
+    try:
+        with atomic_path(tmp_path / "report.md") as tmp:
+            tmp.write_text("table")
+        write_results(_table(10), tmp_path / "t.parquet")
+        (tmp_path / "plain.md").write_text("table")
+    finally:
+        os.umask(old)
+    expected = 0o666 & ~umask
+    assert (tmp_path / "plain.md").stat().st_mode & 0o777 == expected
+    for name in ("report.md", "t.parquet"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == expected, name
+
+
 def _table(n=20_000):
     rng = np.random.default_rng(0)
     return pd.DataFrame({"run": np.arange(n), "regret": rng.random(n), "arm": rng.integers(0, 5, n)})

@@ -35,7 +35,9 @@ def atomic_path(path: str | Path, suffix: str | None = None):
     """Yield a temporary path next to ``path``; on success move it over ``path``.
 
     The temporary file keeps the target's suffix so that writers that infer the format from
-    the extension (matplotlib, pandas) keep working.
+    the extension (matplotlib, pandas) keep working. The file moved into place has the mode a
+    plain ``open(path, "w")`` would give it (0666 less the umask), not the temporary file's 0600,
+    so that collaborators on a shared machine can read the outputs.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -44,11 +46,19 @@ def atomic_path(path: str | Path, suffix: str | None = None):
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 class CorruptResultError(OSError):
