@@ -36,7 +36,7 @@ def test_simulate_runs_the_class_beside_the_papers_algorithms_on_the_same_seeds(
     table = pd.read_csv(tmp_path / "a/simulate.csv")
     assert list(table.algorithm) == ["DPUCBTree", "lazy_dp_ts", "dp_se"]
     assert (table.ci_low <= table.mean_final_regret).all() and (table.mean_final_regret <= table.ci_high).all()
-    assert (tmp_path / "a/regret.pdf").is_file() and (tmp_path / "a/regret.png").is_file()
+    assert (tmp_path / "a/simulate.pdf").is_file() and (tmp_path / "a/simulate.png").is_file()
     assert "DPUCBTree" in capsys.readouterr().out
     assert main([*argv, "--out", str(tmp_path / "b")]) == 0  # the same seed: the same runs
     assert (tmp_path / "a/simulate.csv").read_bytes() == (tmp_path / "b/simulate.csv").read_bytes()
@@ -201,6 +201,55 @@ def test_bad_input_of_the_other_families_stops_before_any_work(mine, tmp_path, c
     argv = [a.replace("{mine}", str(mine)) for a in argv]
     assert main([*argv, "--out", str(out)]) == 2
     assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+_MISUSED = """
+import numpy as np
+
+
+class OutOfRange:
+    \"\"\"A dueling class whose select names an arm beyond K.\"\"\"
+    private = True
+
+    def __init__(self, n_arms, epsilon, horizon, rng, m=2):
+        self.k, self.m = n_arms, int(m)
+
+    def select(self):
+        return 0, self.k
+
+    def update(self, left, right, winner):
+        pass
+
+
+class Duel(OutOfRange):
+    \"\"\"A correct dueling class (always duels arms 0 and 1).\"\"\"
+
+    def select(self):
+        return 0, 1
+"""
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "{mine}/misused.py:OutOfRange", "--family", "dueling"],
+     "OutOfRange: a dry run (K = 2, epsilon = 1, 5 rounds on F1) fails: ValueError: OutOfRange.select() in round 1"),
+    (["simulate", "{mine}/misused.py:Duel"],
+     "it runs as a dueling algorithm: is --family dueling missing?"),
+    (["audit", "{mine}/misused.py:Duel"],
+     "it runs as a dueling algorithm: is --family dueling missing?"),
+    (["simulate", "{mine}/misused.py:Duel", "--family", "dueling", "--param", "m=abc"],
+     "Duel (--param m='abc'): a dry run (K = 2, epsilon = 1, 5 rounds on F1) fails: ValueError: invalid literal"),
+])
+def test_a_class_that_fails_a_dry_run_stops_with_one_line_naming_it(mine, tmp_path, capsys, argv, message):
+    """The CLI runs the config check's dry run of the class before any work: a bad return value,
+    a class of another family (with the --family it runs under) and a bad --param value each stop
+    with one line (no traceback) that names the class and the problem."""
+    (mine / "misused.py").write_text(_MISUSED)
+    out = tmp_path / "out"
+    argv = [a.replace("{mine}", str(mine)) for a in argv]
+    assert main([*argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
 
 

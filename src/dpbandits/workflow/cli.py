@@ -70,6 +70,11 @@ def _load(algorithm: str, params: dict):
                          f"or one of {sorted(ALGORITHMS)}")
     cls = load_algorithm(algorithm)
     check_algorithm_params(cls, params)
+    from dpbandits.workflow.cli_families import class_dry_run, family_hint, named_class
+
+    problems = class_dry_run("online", cls, params)
+    if problems:
+        raise UsageError(f"{named_class(cls, params)}: {problems[0]}{family_hint(cls, params, 'online')}")
     return cls
 
 
@@ -137,7 +142,7 @@ def _plot_regret(curves: dict, checkpoints, mine: str, means, args, out: Path) -
     ax.set_title(f"mu = ({', '.join(f'{m:g}' for m in means)}), eps = {args.epsilon:g}, {args.runs} runs (+-1 sd)",
                  fontsize=9)
     ax.legend(fontsize=8)
-    save_figure(fig, out / "regret.pdf", out / "regret.png")
+    save_figure(fig, out / "simulate.pdf", out / "simulate.png")
 
 
 def audit_inputs(args) -> dict:

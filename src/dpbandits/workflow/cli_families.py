@@ -123,7 +123,47 @@ def _class(family: Family, algorithm: str, params: dict):
         raise UsageError(f"{cls.__name__} cannot run as a {family.name} algorithm: {'; '.join(problems)} "
                          f"(dpbandits.{family.name}.interface){hint}")
     interface.class_params(cls, params)
+    problems = class_dry_run(family.name, cls, params)
+    if problems:
+        raise UsageError(f"{named_class(cls, params)}: {problems[0]}{family_hint(cls, params, family.name)}")
     return cls
+
+
+def class_dry_run(family: str, cls, params: dict) -> list[str]:
+    """The problems a short dry run of ``cls`` as a ``family`` algorithm meets (the config check's
+    dry run: :func:`dpbandits.online.interface.dry_run_problems`, or the family's ``dry_run`` in
+    ``dpbandits.<family>.checks.extra``); empty when it runs."""
+    import importlib
+
+    if family == "online":
+        from dpbandits.online.interface import dry_run_problems, interface_problems
+
+        return interface_problems(cls) or dry_run_problems(cls, params)
+    module = importlib.import_module(f"dpbandits.{family}.checks.extra")
+    interface = importlib.import_module(f"dpbandits.{family}.interface")
+    if interface.class_problems(cls):
+        return interface.class_problems(cls)
+    return [problem for _, problem in module.dry_run(cls, params, {})]
+
+
+def family_hint(cls, params: dict, family: str) -> str:
+    """When ``cls`` fails as a ``family`` algorithm: "; it runs as a <other> algorithm: is --family
+    <other> missing?" for the other families whose dry run it passes (else nothing)."""
+    others = [f for f in ("online", *FAMILIES) if f != family]
+    fits = []
+    for other in others:
+        try:
+            if not class_dry_run(other, cls, params):
+                fits.append(other)
+        except Exception:  # noqa: BLE001 - a class that cannot even be tried as another family fits none
+            continue
+    return f"; it runs as a {' or '.join(fits)} algorithm: is --family {fits[0]} missing?" if fits else ""
+
+
+def named_class(cls, params: dict) -> str:
+    """The class and its --param values, as the error names them."""
+    shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    return f"{cls.__name__} (--param {shown})" if shown else cls.__name__
 
 
 def family_simulate_inputs(args) -> dict:
@@ -367,7 +407,7 @@ def family_audit_command(args, inputs: dict) -> pd.DataFrame:
     name = label(args.algorithm)
     rows = [{"audited": name, "lower_bound": audit.real.epsilon_lower_bound, "claimed_eps": args.epsilon,
              "refuted": audit.real.refuted},
-            {"audited": f"its control (built at eps / {args.control:g})", "lower_bound":
+            {"audited": f"its control (built at {args.epsilon / args.control:g} = eps / {args.control:g})", "lower_bound":
              audit.control.epsilon_lower_bound, "claimed_eps": args.epsilon, "refuted": audit.control.refuted}]
     if audit.reference is not None:
         rows.append({"audited": "the family's eps-DP reference (must not be refuted)", "lower_bound":

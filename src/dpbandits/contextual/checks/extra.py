@@ -41,7 +41,7 @@ from dpbandits.rng import make_rng
 from dpbandits.sim.extra import ExtraEntry, extra_check_ids, protocol_entry_problems
 from dpbandits.stats import bootstrap_ratio_of_means
 
-__all__ = ["ContextualExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "check_x_audit",
+__all__ = ["ContextualExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "dry_run", "check_x_audit",
            "check_x_regret", "REFERENCE"]
 
 PAPER = "contextual"
@@ -75,10 +75,10 @@ def extra_problems(entries, key: str = KEY) -> list[str]:
     family's protocol (with a randomiser that releases); ``params`` that are not its parameters; a
     dry run (K = 3, epsilon = 1, one batch of the bump instance) that fails, or a ``horizon``
     shorter than one batch."""
-    return protocol_entry_problems(entries, key, interface, ALGORITHMS, _dry_run)
+    return protocol_entry_problems(entries, key, interface, ALGORITHMS, dry_run)
 
 
-def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
+def dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
     """One batch of the policy on the bump instance at epsilon = 1 and the entry's horizon (the
     error a job would meet), a horizon of at least one batch, and two releases of its randomiser on
     the audit's public partition (the report format the audit reads)."""

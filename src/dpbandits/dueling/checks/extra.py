@@ -42,7 +42,7 @@ from dpbandits.rng import make_rng
 from dpbandits.sim.extra import ExtraEntry, extra_check_ids, protocol_entry_problems
 from dpbandits.stats import bootstrap_ratio_of_means
 
-__all__ = ["DuelingExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "check_x_audit", "check_x_regret", "REFERENCE"]
+__all__ = ["DuelingExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "dry_run", "check_x_audit", "check_x_regret", "REFERENCE"]
 
 PAPER = "dueling"
 REFERENCE = "dp_ebs_elimination"  # what X-REGRET compares with: the paper's eps-DP Algorithm 1
@@ -78,10 +78,10 @@ def extra_problems(entries, key: str = KEY) -> list[str]:
     key: a name taken by the paper's algorithms or used twice, or whose check ids collide with
     another entry's; an ``import`` that does not load or is not a class of the family's protocol;
     ``params`` that are not its parameters; a dry run (K = 2, epsilon = 1, 5 rounds) that fails."""
-    return protocol_entry_problems(entries, key, interface, ALGORITHMS, _dry_run)
+    return protocol_entry_problems(entries, key, interface, ALGORITHMS, dry_run)
 
 
-def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
+def dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
     """A run of 5 rounds of the class on F1 with K = 2 at epsilon = 1: the error a job would meet."""
     try:
         run_duels(cls(2, 1.0, 5, np.random.default_rng(0), **params), f1(2), 5, np.random.default_rng(1), None,

@@ -50,7 +50,7 @@ from dpbandits.rng import make_rng
 from dpbandits.sim.extra import ExtraEntry, check_id_part, protocol_entry_problems
 from dpbandits.stats import bootstrap_ratio_of_means
 
-__all__ = ["QuantileExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "check_x_samples",
+__all__ = ["QuantileExtra", "extra_algorithms", "extra_check_ids", "extra_problems", "dry_run", "check_x_samples",
            "check_x_audit"]
 
 PAPER = "quantile"
@@ -91,10 +91,10 @@ def extra_problems(entries, key: str = KEY) -> list[str]:
     """Problems of the ``quantile.extra_algorithms`` entries the schema cannot see, each naming its
     key (:func:`dpbandits.sim.extra.protocol_entry_problems`), with a dry run of 3 runs on
     the instance at a cap of 200."""
-    return protocol_entry_problems(entries, key, interface, ALGORITHMS, _dry_run, extra_check_ids)
+    return protocol_entry_problems(entries, key, interface, ALGORITHMS, dry_run, extra_check_ids)
 
 
-def _dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
+def dry_run(cls, params: dict, entry: Mapping) -> list[tuple[str, str]]:
     """3 runs on the instance, stopped early (3 epochs of an epoch algorithm, 200 samples per arm of a
     per-sample class): the error a job would meet."""
     from dpbandits.quantile import simulate
