@@ -112,6 +112,21 @@ def test_rows_apart_and_rows_of_no_claim_are_never_counted_as_the_papers():
     assert "| specification | `B8` FAIL | the specification's sanity bar |" in md
 
 
+def test_a_users_rows_say_in_words_that_a_failed_control_is_the_audits_lack_of_power():
+    """A researcher's correct class whose audit has no power shows INCONCLUSIVE beside a FAIL
+    control: the users' section says that FAIL is the audit's, not the class's."""
+    rows = _rows(("T-1", "PASS", "supported"), ("X-AUDIT-MINE", "INCONCLUSIVE", "no_power", "baseline"),
+                 ("X-AUDIT-MINE-CONTROL", "FAIL", "violated", "control"),
+                 ("X-REGRET-MINE", "REPORT", "informational", "report"))
+    claims, apart = _judge(rows, [_claim("Thm1", "T-1")],
+                           [CountedApart("X-*", "user", "a researcher's own algorithm")])
+    md = render_claims_markdown(claims, apart, TITLES, "smoke")
+    assert ("| `online` | `X-AUDIT-MINE-CONTROL` | FAIL | violated | the audit's negative control (the class at a "
+            "larger epsilon) is not caught: the audit has no power at its size; not a verdict on the class |") in md
+    assert "| `online` | `X-AUDIT-MINE` | INCONCLUSIVE | no_power | no violation found, but the audit lacks power" in md
+    assert "| `X-REGRET-MINE` | REPORT | informational | a comparison with the paper's algorithms" in md
+
+
 def test_the_glance_table_counts_claims_across_papers():
     online = _rows(("A", "FAIL", "erratum"), ("B", "PASS", "supported"))
     dueling = _rows(("C", "FAIL", "contradicted"), paper="dueling")

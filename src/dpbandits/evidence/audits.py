@@ -173,6 +173,8 @@ def user_audit_rows(paper: str, cid: str, import_path: str, label: str, what: st
         main = main.with_evidence(**evidence)
     else:
         main = state_leak_power(main, evidence, power, size, mutants, violated=real.refuted)
-    ctrl = Claim(paper, f"{cid}-CONTROL", source, "control", f"negative control: {label} {how} is caught by the audit", stat, control.epsilon_lower_bound, np.nan, np.nan,
+    ctrl = Claim(paper, f"{cid}-CONTROL", source, "control",
+                 f"negative control of the audit (its power, not a verdict on the class): {label} {how} is caught "
+                 "by the audit", stat, control.epsilon_lower_bound, np.nan, np.nan,
                  f"lower bound > epsilon = {control.epsilon:g}", "PASS" if caught else "FAIL", control.n_samples, scale)
     return [main, ctrl]

@@ -25,7 +25,7 @@ import pandas as pd
 __all__ = ["PaperClaim", "CountedApart", "CLAIM_TYPES", "APART_CATEGORIES", "SOURCES", "matches",
            "CLAIM_VERDICTS", "CLAIM_REASONS", "CLAIM_COLUMNS", "APART_COLUMNS", "combine_verdicts",
            "claim_verdict", "load_inventory", "judge_claims", "papers_apart", "render_claims_at_a_glance",
-           "render_claims_markdown", "markdown_cell"]
+           "render_claims_markdown", "markdown_cell", "user_row_meaning"]
 
 # What a claim is (the issue's types; ``property`` is a stated fact about an algorithm or quantity
 # that is none of the others: a sample size, a constant's value, an algorithm's correctness).
@@ -362,8 +362,26 @@ def render_claims_markdown(claims: pd.DataFrame, apart: pd.DataFrame, titles: Ma
         lines += ["## A researcher's own algorithms (never a claim of a paper)", "",
                   "The rows of the algorithms named under `<paper>.extra_algorithms` in the config: their audits, "
                   "negative controls and comparisons with the paper's algorithms. No count above includes them.", "",
-                  "| paper | row | verdict | reason |", "|---|---|---|---|"]
-        lines += ["| " + " | ".join(markdown_cell(x) for x in (f"`{r.paper}`", f"`{r.check_id}`", r.verdict, r.reason))
+                  "| paper | row | verdict | reason | what the row says |", "|---|---|---|---|---|"]
+        lines += ["| " + " | ".join(markdown_cell(x) for x in (f"`{r.paper}`", f"`{r.check_id}`", r.verdict, r.reason,
+                                                               user_row_meaning(r.check_id, r.verdict)))
                   + " |" for r in users.itertuples(index=False)]
         lines.append("")
     return "\n".join(lines)
+
+
+def user_row_meaning(check_id: str, verdict: str) -> str:
+    """What a row of a researcher's own algorithm says, in words (its verdict read for the class):
+    above all that a FAIL of an audit's negative control is the audit's lack of power, not a leak
+    of the class."""
+    if check_id.startswith("X-AUDIT-") and check_id.endswith("-CONTROL"):
+        return {"PASS": "the audit's negative control (the class at a larger epsilon) is caught: the audit has power "
+                        "at its size",
+                "FAIL": "the audit's negative control (the class at a larger epsilon) is not caught: the audit has no "
+                        "power at its size; not a verdict on the class"}.get(verdict, "the audit's negative control")
+    if check_id.startswith("X-AUDIT-"):
+        return {"PASS": "no violation found by the privacy audit at its claimed epsilon, with power there",
+                "FAIL": "the privacy audit refutes the class's claimed epsilon",
+                "INCONCLUSIVE": "no violation found, but the audit lacks power at its size (see the row's text)",
+                "REPORT": "not audited (the row says why)"}.get(verdict, "the class's privacy audit")
+    return "a comparison with the paper's algorithms (informational)"
