@@ -160,6 +160,11 @@ def test_audit_rows_carry_their_control_as_power():
     main, control = (judge(r, guards) for r in rows)
     assert (main.kind, main.verdict, main.reason) == ("baseline", "INCONCLUSIVE", "no_power")
     assert (control.kind, control.reason) == ("control", "violated")
+    # a refutation stands on its own: a mechanism refuted FAILs even when the control is missed
+    refuted = AuditResult(1.0, 1.4, "e", 1000, 0.999, 4)
+    rows = audits._judged_rows(audit_claims("P-X", "m", "Thm 2", refuted, missed, 0.5, "smoke", "online"),
+                               missed, 0.5)
+    assert judge(rows[0], guards).verdict == "FAIL"
 
 
 def _geometric_codes(x: int, eps: float, n: int, rng) -> np.ndarray:

@@ -117,14 +117,17 @@ def test_a_users_rows_say_in_words_that_a_failed_control_is_the_audits_lack_of_p
     control: the users' section says that FAIL is the audit's, not the class's."""
     rows = _rows(("T-1", "PASS", "supported"), ("X-AUDIT-MINE", "INCONCLUSIVE", "no_power", "baseline"),
                  ("X-AUDIT-MINE-CONTROL", "FAIL", "violated", "control"),
-                 ("X-REGRET-MINE", "REPORT", "informational", "report"))
+                 ("X-REGRET-MINE", "REPORT", "informational", "report"),
+                 ("X-AUDIT-LEAKY-CONTROL", "FAIL", "contradicted", "baseline"))  # a class named leaky_control
     claims, apart = _judge(rows, [_claim("Thm1", "T-1")],
                            [CountedApart("X-*", "user", "a researcher's own algorithm")])
     md = render_claims_markdown(claims, apart, TITLES, "smoke")
     assert ("| `online` | `X-AUDIT-MINE-CONTROL` | FAIL | violated | the audit's negative control (the class at a "
             "larger epsilon) is not caught: the audit has no power at its size; not a verdict on the class |") in md
-    assert "| `online` | `X-AUDIT-MINE` | INCONCLUSIVE | no_power | no violation found, but the audit lacks power" in md
+    assert "| `online` | `X-AUDIT-MINE` | INCONCLUSIVE | no_power | no violation found at the audit's size, where" in md
     assert "| `X-REGRET-MINE` | REPORT | informational | a comparison with the paper's algorithms" in md
+    assert ("| `X-AUDIT-LEAKY-CONTROL` | FAIL | contradicted | the privacy audit refutes the class's claimed "
+            "epsilon |") in md
 
 
 def test_the_glance_table_counts_claims_across_papers():

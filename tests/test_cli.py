@@ -253,6 +253,17 @@ def test_a_class_that_fails_a_dry_run_stops_with_one_line_naming_it(mine, tmp_pa
     assert not out.exists()
 
 
+def test_the_dry_run_of_a_contextual_policy_uses_the_runs_horizon(mine, tmp_path, capsys):
+    """A policy whose batch exceeds the config check's default horizon runs when --horizon holds
+    a batch (the dry run reads the command's horizon), and is stopped, naming --horizon, when not."""
+    argv = ["simulate", f"{mine}/contextual_policies.py:GreedyOnOneBin", "--family", "contextual", "--param",
+            "batch=6000", "--compare", "linear", "--runs", "1"]
+    assert main([*argv, "--horizon", "12000", "--out", str(tmp_path / "a")]) == 0
+    assert main([*argv, "--horizon", "3000", "--out", str(tmp_path / "b")]) == 2
+    assert "--horizon 3000 is not allowed; allowed: at least one batch of the policy (6000 users)" in \
+        capsys.readouterr().err
+
+
 def test_parameters_are_python_literals_or_strings():
     assert parse_params(["width=1", "alpha=3.1", "name=ucb", "flag=True"]) == {
         "width": 1, "alpha": 3.1, "name": "ucb", "flag": True}

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 import pandas as pd
@@ -35,18 +35,16 @@ def atomic_path(path: str | Path, suffix: str | None = None):
     """Yield a temporary path next to ``path``; on success move it over ``path``.
 
     The temporary file keeps the target's suffix so that writers that infer the format from
-    the extension (matplotlib, pandas) keep working. The file moved into place has the mode a
-    plain ``open(path, "w")`` would give it (0666 less the umask), not the temporary file's 0600,
-    so that collaborators on a shared machine can read the outputs.
+    the extension (matplotlib, pandas) keep working. It is created as a plain ``open(path, "w")``
+    would create the target (mode 0666 less the process's umask, applied by the kernel), not
+    0600 as ``tempfile.mkstemp`` would, so that collaborators on a shared machine can read the
+    outputs.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{path.name}.", suffix=suffix or path.suffix,
-                               dir=path.parent)
-    os.close(fd)
+    tmp = _create_temporary(path, suffix or path.suffix)
     try:
         yield Path(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -54,11 +52,18 @@ def atomic_path(path: str | Path, suffix: str | None = None):
         raise
 
 
-def _umask() -> int:
-    """The process's file-creation mask (read by setting it and setting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def _create_temporary(path: Path, suffix: str) -> Path:
+    """A new, empty hidden sibling ``.<name>.<random><suffix>`` of ``path`` (the pattern the
+    workflow's guard recognises as an unfinished job's temporary), created exclusively with mode
+    0666 less the umask."""
+    for _ in range(100):
+        tmp = path.with_name(f"{TEMP_PREFIX}{path.name}.{secrets.token_hex(4)}{suffix}")
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return tmp
+    raise FileExistsError(f"no free temporary name beside {path}")
 
 
 class CorruptResultError(OSError):

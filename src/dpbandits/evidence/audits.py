@@ -22,17 +22,19 @@ def audit_claims(check_id: str, mechanism: str, source: str, real: AuditResult,
                  control: AuditResult, control_multiplier: float, scale: str,
                  paper: str) -> list[Claim]:
     """Two claim rows: the audit of the real mechanism and its negative control (the audit row
-    is blind, INCONCLUSIVE no_power, when the control is not caught)."""
+    FAILs when the mechanism is refuted, whatever the control; otherwise it is blind, INCONCLUSIVE
+    no_power, when the control is not caught)."""
     criterion = (f"CP lower bound <= epsilon = {real.epsilon:g} "
                  f"({real.confidence:g} confidence, Bonferroni over {real.n_events} events x 2)")
-    # Without power (the broken control not caught) the audit says nothing: INCONCLUSIVE.
-    verdict = "INCONCLUSIVE" if not control.refuted else ("FAIL" if real.refuted else "PASS")
+    # A refutation stands on its own (its lower bound is valid whatever the control); without a
+    # refutation and without power (the broken control not caught) the audit says nothing.
+    verdict = "FAIL" if real.refuted else ("PASS" if control.refuted else "INCONCLUSIVE")
     stat = "Clopper-Pearson lower bound on the privacy loss"
     return [
         Claim(paper, check_id, source, "privacy",
               f"{mechanism} is epsilon-DP (black-box audit; tightest event: {real.best_event})",
               stat, real.epsilon_lower_bound, np.nan, np.nan, criterion, verdict,
-              real.n_samples, scale, evidence=Evidence(blind=not control.refuted)),
+              real.n_samples, scale, evidence=Evidence(blind=not control.refuted and not real.refuted)),
         Claim(paper, f"{check_id}-CONTROL", source, "privacy",
               f"negative control: {mechanism} with its Laplace scale x{control_multiplier:g} "
               f"(really epsilon/{control_multiplier:g}-DP) is caught by the audit",
@@ -151,14 +153,15 @@ def user_audit_rows(paper: str, cid: str, import_path: str, label: str, what: st
     never a claim of the paper): ``cid`` (kind baseline), the class audited at its claimed epsilon,
     and ``cid``-CONTROL (kind control), its negative control (``how``: what was changed; a tight
     class then leaks 1 / ``multiplier`` times more). ``what``: the class and the audit's setting in
-    words (``label``: the class's name in the control's row). Without a caught control the audit row is INCONCLUSIVE (blind). With ``power`` (the
-    family's leak classes at the same ``size``), the row states what the audit could have found
+    words (``label``: the class's name in the control's row). A refuted class FAILs; otherwise,
+    without a caught control, the audit row is INCONCLUSIVE (blind). With ``power`` (the family's
+    leak classes at the same ``size``), the row states what the audit could have found
     there (``mutants``: what the classes were measured on), and a PASS not powered against every
     class is INCONCLUSIVE no_power (:func:`state_leak_power`)."""
     source = f"extra algorithm {import_path} (not in the paper)"
     stat = "Clopper-Pearson lower bound on the privacy loss"
     caught = control.refuted
-    verdict = "INCONCLUSIVE" if not caught else ("FAIL" if real.refuted else "PASS")
+    verdict = "FAIL" if real.refuted else ("PASS" if caught else "INCONCLUSIVE")  # a refutation stands alone
     shown = (f"CP lower bound {control.epsilon_lower_bound:.3g} {'>' if caught else '<='} eps = {control.epsilon:g}, "
              f"{'caught: the same audit FAILs it' if caught else 'not caught: the audit has no power'}")
     evidence = privacy_power(caught, 1.0 / multiplier if multiplier > 0 else math.inf,
@@ -168,7 +171,7 @@ def user_audit_rows(paper: str, cid: str, import_path: str, label: str, what: st
                  stat, real.epsilon_lower_bound, np.nan, np.nan,
                  f"CP lower bound <= claimed epsilon = {real.epsilon:g} ({real.confidence:g} confidence, "
                  f"Bonferroni over {real.n_events} events x 2)", verdict, real.n_samples, scale,
-                 evidence=Evidence(blind=not caught))
+                 evidence=Evidence(blind=not caught and not real.refuted))
     if power is None:
         main = main.with_evidence(**evidence)
     else:

@@ -364,24 +364,26 @@ def render_claims_markdown(claims: pd.DataFrame, apart: pd.DataFrame, titles: Ma
                   "negative controls and comparisons with the paper's algorithms. No count above includes them.", "",
                   "| paper | row | verdict | reason | what the row says |", "|---|---|---|---|---|"]
         lines += ["| " + " | ".join(markdown_cell(x) for x in (f"`{r.paper}`", f"`{r.check_id}`", r.verdict, r.reason,
-                                                               user_row_meaning(r.check_id, r.verdict)))
+                                                               user_row_meaning(r.check_id, r.kind, r.verdict)))
                   + " |" for r in users.itertuples(index=False)]
         lines.append("")
     return "\n".join(lines)
 
 
-def user_row_meaning(check_id: str, verdict: str) -> str:
-    """What a row of a researcher's own algorithm says, in words (its verdict read for the class):
-    above all that a FAIL of an audit's negative control is the audit's lack of power, not a leak
-    of the class."""
-    if check_id.startswith("X-AUDIT-") and check_id.endswith("-CONTROL"):
+def user_row_meaning(check_id: str, kind: str, verdict: str) -> str:
+    """What a row of a researcher's own algorithm says, in words (its verdict read for the class),
+    by the row's kind (a name may end in "control" without being a control): above all that a FAIL
+    of an audit's negative control is the audit's lack of power, not a leak of the class."""
+    if kind == "control":
         return {"PASS": "the audit's negative control (the class at a larger epsilon) is caught: the audit has power "
                         "at its size",
                 "FAIL": "the audit's negative control (the class at a larger epsilon) is not caught: the audit has no "
                         "power at its size; not a verdict on the class"}.get(verdict, "the audit's negative control")
-    if check_id.startswith("X-AUDIT-"):
+    if kind == "baseline" and check_id.startswith("X-AUDIT-"):
         return {"PASS": "no violation found by the privacy audit at its claimed epsilon, with power there",
                 "FAIL": "the privacy audit refutes the class's claimed epsilon",
-                "INCONCLUSIVE": "no violation found, but the audit lacks power at its size (see the row's text)",
-                "REPORT": "not audited (the row says why)"}.get(verdict, "the class's privacy audit")
+                "INCONCLUSIVE": "no violation found at the audit's size, where the audit lacks power (checks.md "
+                                "names what it missed)"}.get(verdict, "the class's privacy audit")
+    if check_id.startswith("X-AUDIT-"):
+        return "not audited (checks.md gives the reason)"
     return "a comparison with the paper's algorithms (informational)"

@@ -104,9 +104,10 @@ def parse_instance(family: Family, text: str, seed: int):
         raise UsageError(f"--instance {text!r}: {err}") from err
 
 
-def _class(family: Family, algorithm: str, params: dict):
-    """The researcher's class ``algorithm`` names, checked against the family's protocol and with
-    its parameters checked, before any work."""
+def _class(family: Family, algorithm: str, params: dict, horizon: int | None = None, audited: bool = False):
+    """The researcher's class ``algorithm`` names, checked against the family's protocol, with
+    its parameters checked and a dry run (:func:`class_dry_run`; ``horizon``: the run's, for a
+    contextual policy; ``audited``: whether its privacy will be audited), before any work."""
     import importlib
 
     from dpbandits.online.interface import load_algorithm
@@ -123,27 +124,32 @@ def _class(family: Family, algorithm: str, params: dict):
         raise UsageError(f"{cls.__name__} cannot run as a {family.name} algorithm: {'; '.join(problems)} "
                          f"(dpbandits.{family.name}.interface){hint}")
     interface.class_params(cls, params)
-    problems = class_dry_run(family.name, cls, params)
+    entry = {"horizon": horizon} if horizon is not None else {}
+    problems = class_dry_run(family.name, cls, params, entry, audited)
     if problems:
         raise UsageError(f"{named_class(cls, params)}: {problems[0]}{family_hint(cls, params, family.name)}")
     return cls
 
 
-def class_dry_run(family: str, cls, params: dict) -> list[str]:
-    """The problems a short dry run of ``cls`` as a ``family`` algorithm meets (the config check's
-    dry run: :func:`dpbandits.online.interface.dry_run_problems`, or the family's ``dry_run`` in
-    ``dpbandits.<family>.checks.extra``); empty when it runs."""
+def class_dry_run(family: str, cls, params: dict, entry: dict | None = None, audited: bool = True) -> list[str]:
+    """The problems a short dry run of ``cls`` as a ``family`` algorithm meets, each on one line
+    (the config check's dry run: :func:`dpbandits.online.interface.dry_run_problems`, or the
+    family's ``dry_run`` in ``dpbandits.<family>.checks.extra``, given ``entry``, the config
+    entry's fields it reads); empty when it runs. Without ``audited``, a contextual randomiser
+    whose reports the audit could not read is no problem (a simulation does not audit it)."""
     import importlib
 
     if family == "online":
         from dpbandits.online.interface import dry_run_problems, interface_problems
 
-        return interface_problems(cls) or dry_run_problems(cls, params)
-    module = importlib.import_module(f"dpbandits.{family}.checks.extra")
-    interface = importlib.import_module(f"dpbandits.{family}.interface")
-    if interface.class_problems(cls):
-        return interface.class_problems(cls)
-    return [problem for _, problem in module.dry_run(cls, params, {})]
+        found = interface_problems(cls) or dry_run_problems(cls, params)
+    else:
+        interface = importlib.import_module(f"dpbandits.{family}.interface")
+        module = importlib.import_module(f"dpbandits.{family}.checks.extra")
+        found = interface.class_problems(cls) or [
+            problem if key in ("params", "import") else f"--{key} {problem}"
+            for key, problem in module.dry_run(cls, params, entry or {}) if audited or key != "import"]
+    return [" ".join(str(problem).split()) for problem in found]
 
 
 def family_hint(cls, params: dict, family: str) -> str:
@@ -183,7 +189,7 @@ def family_simulate_inputs(args) -> dict:
     check("--seed", args.seed, args.seed >= 0, "an integer >= 0")
     instance = parse_instance(family, args.instance or family.default_instance, args.seed)
     params = parse_params(args.param)
-    cls = _class(family, args.algorithm, params)
+    cls = _class(family, args.algorithm, params, horizon)
     compare = family.compare if args.compare is None else tuple(c for c in args.compare.split(",") if c)
     unknown = [c for c in compare if c not in family.algorithms()]
     if unknown:
@@ -353,7 +359,7 @@ def family_audit_inputs(args) -> dict:
         check("--pilot", args.pilot, 100 <= args.pilot <= 1_000_000, "an integer in [100, 1e6]")
         check("--epochs", args.epochs, 1 <= args.epochs <= 6, "an integer in [1, 6]")
         params = parse_params(args.param)
-        cls = _class(FAMILIES["quantile"], args.algorithm, params)
+        cls = _class(FAMILIES["quantile"], args.algorithm, params, audited=True)
         if class_form(cls) != "epochs":
             raise UsageError(f"{cls.__name__} is in the per-sample form: the quantile audit reads the epoch form "
                              "(next_epoch, end_epoch, result; dpbandits.quantile.interface)")
@@ -367,7 +373,7 @@ def family_audit_inputs(args) -> dict:
           len(set(args.horizons)) == len(args.horizons), "distinct integers in [2, 4096]")
     check("--arms", args.arms, 2 <= args.arms <= 8, "an integer in [2, 8]")
     params = parse_params(args.param)
-    return {"cls": _class(FAMILIES["dueling"], args.algorithm, params), "params": params}
+    return {"cls": _class(FAMILIES["dueling"], args.algorithm, params, audited=True), "params": params}
 
 
 def family_audit_command(args, inputs: dict) -> pd.DataFrame:
