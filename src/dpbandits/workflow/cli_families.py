@@ -104,10 +104,10 @@ def parse_instance(family: Family, text: str, seed: int):
         raise UsageError(f"--instance {text!r}: {err}") from err
 
 
-def _class(family: Family, algorithm: str, params: dict, horizon: int | None = None, audited: bool = False):
+def _class(family: Family, algorithm: str, params: dict, horizon: int | None = None):
     """The researcher's class ``algorithm`` names, checked against the family's protocol, with
     its parameters checked and a dry run (:func:`class_dry_run`; ``horizon``: the run's, for a
-    contextual policy; ``audited``: whether its privacy will be audited), before any work."""
+    contextual policy), before any work."""
     import importlib
 
     from dpbandits.online.interface import load_algorithm
@@ -125,18 +125,20 @@ def _class(family: Family, algorithm: str, params: dict, horizon: int | None = N
                          f"(dpbandits.{family.name}.interface){hint}")
     interface.class_params(cls, params)
     entry = {"horizon": horizon} if horizon is not None else {}
-    problems = class_dry_run(family.name, cls, params, entry, audited)
+    problems = class_dry_run(family.name, cls, params, entry)
     if problems:
         raise UsageError(f"{named_class(cls, params)}: {problems[0]}{family_hint(cls, params, family.name)}")
     return cls
 
 
-def class_dry_run(family: str, cls, params: dict, entry: dict | None = None, audited: bool = True) -> list[str]:
+def class_dry_run(family: str, cls, params: dict, entry: dict | None = None) -> list[str]:
     """The problems a short dry run of ``cls`` as a ``family`` algorithm meets, each on one line
     (the config check's dry run: :func:`dpbandits.online.interface.dry_run_problems`, or the
     family's ``dry_run`` in ``dpbandits.<family>.checks.extra``, given ``entry``, the config
-    entry's fields it reads); empty when it runs. Without ``audited``, a contextual randomiser
-    whose reports the audit could not read is no problem (a simulation does not audit it)."""
+    entry's fields it reads); empty when it runs. A contextual policy's randomiser whose reports
+    the workflow's audit could not read (the dry run's ``import`` problem) is no problem here: a
+    simulation does not audit it, and ``dpbandits audit --family contextual`` audits a randomiser
+    by itself."""
     import importlib
 
     if family == "online":
@@ -147,8 +149,8 @@ def class_dry_run(family: str, cls, params: dict, entry: dict | None = None, aud
         interface = importlib.import_module(f"dpbandits.{family}.interface")
         module = importlib.import_module(f"dpbandits.{family}.checks.extra")
         found = interface.class_problems(cls) or [
-            problem if key in ("params", "import") else f"--{key} {problem}"
-            for key, problem in module.dry_run(cls, params, entry or {}) if audited or key != "import"]
+            problem if key == "params" else f"--{key} {problem}"
+            for key, problem in module.dry_run(cls, params, entry or {}) if key != "import"]
     return [" ".join(str(problem).split()) for problem in found]
 
 
@@ -359,7 +361,7 @@ def family_audit_inputs(args) -> dict:
         check("--pilot", args.pilot, 100 <= args.pilot <= 1_000_000, "an integer in [100, 1e6]")
         check("--epochs", args.epochs, 1 <= args.epochs <= 6, "an integer in [1, 6]")
         params = parse_params(args.param)
-        cls = _class(FAMILIES["quantile"], args.algorithm, params, audited=True)
+        cls = _class(FAMILIES["quantile"], args.algorithm, params)
         if class_form(cls) != "epochs":
             raise UsageError(f"{cls.__name__} is in the per-sample form: the quantile audit reads the epoch form "
                              "(next_epoch, end_epoch, result; dpbandits.quantile.interface)")
@@ -373,7 +375,7 @@ def family_audit_inputs(args) -> dict:
           len(set(args.horizons)) == len(args.horizons), "distinct integers in [2, 4096]")
     check("--arms", args.arms, 2 <= args.arms <= 8, "an integer in [2, 8]")
     params = parse_params(args.param)
-    return {"cls": _class(FAMILIES["dueling"], args.algorithm, params, audited=True), "params": params}
+    return {"cls": _class(FAMILIES["dueling"], args.algorithm, params), "params": params}
 
 
 def family_audit_command(args, inputs: dict) -> pd.DataFrame:
@@ -413,8 +415,8 @@ def family_audit_command(args, inputs: dict) -> pd.DataFrame:
     name = label(args.algorithm)
     rows = [{"audited": name, "lower_bound": audit.real.epsilon_lower_bound, "claimed_eps": args.epsilon,
              "refuted": audit.real.refuted},
-            {"audited": f"its control (built at {args.epsilon / args.control:g} = eps / {args.control:g})", "lower_bound":
-             audit.control.epsilon_lower_bound, "claimed_eps": args.epsilon, "refuted": audit.control.refuted}]
+            {"audited": f"its control (built at {args.epsilon / args.control:g} = eps / {args.control:g})",
+             "lower_bound": audit.control.epsilon_lower_bound, "claimed_eps": args.epsilon, "refuted": audit.control.refuted}]
     if audit.reference is not None:
         rows.append({"audited": "the family's eps-DP reference (must not be refuted)", "lower_bound":
                      audit.reference.epsilon_lower_bound, "claimed_eps": args.epsilon, "refuted": audit.reference.refuted})
