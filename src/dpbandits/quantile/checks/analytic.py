@@ -338,7 +338,7 @@ def check_a7(rng, scale, settings) -> CheckOutput:
               "The constant 3/100 follows from (34): 1/(12 gamma^2) with Delta >= (3/5)(1-q) gamma "
               f"(checked on a grid: {'holds' if ratio_ok else 'fails'}); the displayed 1/(15 gamma^2) would "
               "only give 3/125",
-              "constant from 1/(12 gamma^2) [from 1/(15 gamma^2)]", const_34, const_35, const_34,
+              f"constant from 1/(12 gamma^2), exact (from 1/(15 gamma^2): {const_35:g})", const_34, const_34, const_34,
               "= 3/100 and Delta >= (3/5)(1-q) gamma", "PASS" if abs(const_34 - 0.03) < 1e-15 and ratio_ok else "FAIL",
               60 * 60, scale).with_evidence(**exact_power(
                   "FAIL" if abs(const_35 - 0.03) > 1e-15 else "PASS",
